@@ -1,0 +1,17 @@
+# Every third-party package comes from Debian (scripts/install-deps installs them).
+
+set(THREADS_PREFER_PTHREAD_FLAG ON)
+find_package(Threads REQUIRED)
+find_package(Boost 1.74 REQUIRED)
+find_package(fmt REQUIRED)
+find_package(spdlog REQUIRED)
+find_package(CLI11 REQUIRED)
+find_package(Protobuf REQUIRED)
+
+if(MAGNETAR_TESTS)
+  find_package(GTest REQUIRED)
+  include(GoogleTest)
+endif()
+if(MAGNETAR_BENCHMARKS)
+  find_package(benchmark REQUIRED)
+endif()

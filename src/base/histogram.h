@@ -1,0 +1,2 @@
+// placeholder: the histogram is being written
+#pragma once
