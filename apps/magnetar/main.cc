@@ -1,0 +1,61 @@
+// magnetar: one binary, one subcommand per role.
+//
+//   magnetar version      print the version and exit
+//
+// The standalone server, broker, bookie and admin subcommands arrive with the
+// parts they start; each subcommand's own --help explains its options.
+#include "base/log.h"
+#include "base/version.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <optional>
+#include <string>
+
+namespace {
+
+struct common_options {
+  std::optional<std::string> log_level;
+};
+
+void add_common_options(CLI::App& app, common_options& options) {
+  app.add_option("--log-level", options.log_level,
+                 "Log verbosity: trace, debug, info, warn, error, critical or off. "
+                 "The MAGNETAR_LOG_LEVEL environment variable overrides it.");
+}
+
+int run_version() {
+  fmt::print("{}\n", magnetar::base::version_banner());
+  return EXIT_SUCCESS;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"magnetar: a streaming platform that speaks Apache Pulsar's binary protocol"};
+  // Not require_subcommand(1): CLI11 would then call a misspelt subcommand
+  // "missing" instead of naming the word it did not expect.
+  app.require_subcommand(0, 1);
+  common_options options;
+  add_common_options(app, options);
+
+  auto* version = app.add_subcommand("version", "Print the version and build of this binary and exit");
+
+  CLI11_PARSE(app, argc, argv);
+  if (app.get_subcommands().empty()) {
+    fmt::print(stderr, "magnetar: a subcommand is required\n\n{}", app.help());
+    return EXIT_FAILURE;
+  }
+
+  auto logging = magnetar::base::init_logging(
+      "magnetar", options.log_level ? std::optional<std::string_view>(*options.log_level) : std::nullopt);
+  if (!logging) {
+    fmt::print(stderr, "magnetar: {}\n", logging.error());
+    return EXIT_FAILURE;
+  }
+
+  if (version->parsed()) return run_version();
+  return EXIT_FAILURE;
+}
