@@ -3,6 +3,7 @@
 #include "io/blocking_pool.h"
 #include "io/block_on.h"
 #include "io/run_on.h"
+#include "io/oneshot_signal.h"
 #include "io/shard.h"
 
 #include <benchmark/benchmark.h>
@@ -25,6 +26,34 @@ void cross_shard_call(benchmark::State& state) {
   shards.stop();
 }
 BENCHMARK(cross_shard_call)->Arg(1000)->UseRealTime();
+
+// Many calls in flight at once, as a busy broker has: throughput rather than
+// the wake-up latency of an idle shard.
+void cross_shard_calls_pipelined(benchmark::State& state) {
+  shard_set shards(2);
+  shards.start();
+  const auto in_flight = state.range(0);
+  const int64_t per_caller = 1000;
+  for (auto _ : state) {
+    block_on(shards[0], [&]() -> awaitable<void> {
+      auto executor = co_await asio::this_coro::executor;
+      int64_t finished = 0;
+      oneshot_signal all_done(executor);
+      for (int64_t c = 0; c < in_flight; ++c) {
+        spawn(executor, [&]() -> awaitable<void> {
+          for (int64_t i = 0; i < per_caller; ++i) {
+            benchmark::DoNotOptimize(co_await run_on(shards[1], [] { return 1; }));
+          }
+          if (++finished == in_flight) all_done.fire();
+        });
+      }
+      co_await all_done.wait();
+    }());
+  }
+  state.SetItemsProcessed(state.iterations() * in_flight * per_caller);
+  shards.stop();
+}
+BENCHMARK(cross_shard_calls_pipelined)->Arg(16)->Arg(128)->UseRealTime();
 
 void same_shard_call(benchmark::State& state) {
   shard_set shards(1);
