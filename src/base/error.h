@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include <ostream>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -40,6 +41,9 @@ class error {
   std::error_code _code;
   std::string _detail;
 };
+
+// GoogleTest and streams print an error as its message.
+inline std::ostream& operator<<(std::ostream& out, const error& e) { return out << e.message(); }
 
 // Outcome's TRY needs to turn an error into a failed result of another type.
 inline const std::error_code& make_error_code(const error& e) { return e.code(); }
