@@ -1,7 +1,7 @@
 #include "io/blocking_pool.h"
 
 #include "io/block_on.h"
-#include "io/shard.h"
+#include "io/running_shards.h"
 
 #include <gtest/gtest.h>
 
@@ -12,9 +12,7 @@ namespace {
 
 class blocking_pool_test : public ::testing::Test {
  protected:
-  void SetUp() override { shards.start(); }
-  void TearDown() override { shards.stop(); }
-  shard_set shards{1};
+  running_shards shards{1};
   blocking_pool pool{2};
 };
 

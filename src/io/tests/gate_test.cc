@@ -3,7 +3,7 @@
 #include "io/block_on.h"
 #include "io/errc.h"
 #include "io/run_on.h"
-#include "io/shard.h"
+#include "io/running_shards.h"
 
 #include <gtest/gtest.h>
 
@@ -16,15 +16,7 @@ namespace {
 
 class gate_test : public ::testing::Test {
  protected:
-  void SetUp() override { shards.start(); }
-  void TearDown() override { shards.stop(); }
-
-  // Returns once every handler posted to `s` before this call has run.
-  void drain(shard& s) {
-    block_on(s, []() -> awaitable<void> { co_return; }());
-  }
-
-  shard_set shards{2};
+  running_shards shards{2};
   gate g{"test service"};
 };
 
@@ -42,7 +34,7 @@ TEST_F(gate_test, close_waits_for_work_in_flight) {
     co_await g.close();
     closed.set_value();
   });
-  drain(shards[0]);  // close() has now started and parked
+  shards.drain(0);  // close() has now started and parked
   EXPECT_TRUE(g.is_closed());
   EXPECT_EQ(closed_future.wait_for(std::chrono::seconds(0)), std::future_status::timeout);
 

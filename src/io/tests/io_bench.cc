@@ -4,7 +4,7 @@
 #include "io/block_on.h"
 #include "io/run_on.h"
 #include "io/oneshot_signal.h"
-#include "io/shard.h"
+#include "io/running_shards.h"
 
 #include <benchmark/benchmark.h>
 
@@ -12,8 +12,7 @@ namespace magnetar::io {
 namespace {
 
 void cross_shard_call(benchmark::State& state) {
-  shard_set shards(2);
-  shards.start();
+  running_shards shards(2);
   const auto batch = state.range(0);
   for (auto _ : state) {
     block_on(shards[0], [&]() -> awaitable<void> {
@@ -23,15 +22,13 @@ void cross_shard_call(benchmark::State& state) {
     }());
   }
   state.SetItemsProcessed(state.iterations() * batch);
-  shards.stop();
 }
 BENCHMARK(cross_shard_call)->Arg(1000)->UseRealTime();
 
 // Many calls in flight at once, as a busy broker has: throughput rather than
 // the wake-up latency of an idle shard.
 void cross_shard_calls_pipelined(benchmark::State& state) {
-  shard_set shards(2);
-  shards.start();
+  running_shards shards(2);
   const auto in_flight = state.range(0);
   const int64_t per_caller = 1000;
   for (auto _ : state) {
@@ -51,13 +48,11 @@ void cross_shard_calls_pipelined(benchmark::State& state) {
     }());
   }
   state.SetItemsProcessed(state.iterations() * in_flight * per_caller);
-  shards.stop();
 }
 BENCHMARK(cross_shard_calls_pipelined)->Arg(16)->Arg(128)->UseRealTime();
 
 void same_shard_call(benchmark::State& state) {
-  shard_set shards(1);
-  shards.start();
+  running_shards shards(1);
   const auto batch = state.range(0);
   for (auto _ : state) {
     block_on(shards[0], [&]() -> awaitable<void> {
@@ -67,13 +62,11 @@ void same_shard_call(benchmark::State& state) {
     }());
   }
   state.SetItemsProcessed(state.iterations() * batch);
-  shards.stop();
 }
 BENCHMARK(same_shard_call)->Arg(1000)->UseRealTime();
 
 void blocking_pool_round_trip(benchmark::State& state) {
-  shard_set shards(1);
-  shards.start();
+  running_shards shards(1);
   blocking_pool pool(2);
   const auto batch = state.range(0);
   for (auto _ : state) {
@@ -84,7 +77,6 @@ void blocking_pool_round_trip(benchmark::State& state) {
     }());
   }
   state.SetItemsProcessed(state.iterations() * batch);
-  shards.stop();
 }
 BENCHMARK(blocking_pool_round_trip)->Arg(1000)->UseRealTime();
 

@@ -1,6 +1,6 @@
 #include "io/block_on.h"
 #include "io/run_on.h"
-#include "io/shard.h"
+#include "io/running_shards.h"
 
 #include "base/result.h"
 
@@ -15,9 +15,7 @@ namespace {
 
 class run_on_test : public ::testing::Test {
  protected:
-  void SetUp() override { shards.start(); }
-  void TearDown() override { shards.stop(); }
-  shard_set shards{2};
+  running_shards shards{2};
 };
 
 TEST_F(run_on_test, function_runs_on_the_target_shard_and_returns_its_value) {

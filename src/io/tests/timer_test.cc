@@ -2,7 +2,7 @@
 
 #include "io/block_on.h"
 #include "io/run_on.h"
-#include "io/shard.h"
+#include "io/running_shards.h"
 
 #include <gtest/gtest.h>
 
@@ -17,13 +17,8 @@ using namespace std::chrono_literals;
 
 class timer_test : public ::testing::Test {
  protected:
-  void SetUp() override { shards.start(); }
-  void TearDown() override { shards.stop(); }
-
   // Runs everything already posted to the shard, wake-ups included.
-  void drain() {
-    block_on(shards[0], []() -> awaitable<void> { co_return; }());
-  }
+  void drain() { shards.drain(0); }
 
   // Starts a wait on the shard; the future holds what it returned.
   std::future<bool> start_wait(timer& t, base::clock::duration delay) {
@@ -39,7 +34,7 @@ class timer_test : public ::testing::Test {
   static bool ready(std::future<bool>& f) { return f.wait_for(0s) == std::future_status::ready; }
 
 
-  shard_set shards{1};
+  running_shards shards{1};
   base::manual_clock clock;
 };
 
