@@ -15,3 +15,7 @@ endif()
 if(MAGNETAR_BENCHMARKS)
   find_package(benchmark REQUIRED)
 endif()
+
+# RocksDB: the embedded metadata store and the bookie's entry index. The shared
+# library links faster and keeps test binaries small.
+find_package(RocksDB REQUIRED)

@@ -36,6 +36,8 @@ class error {
   friend bool operator==(const error& e, Errc c) {
     return e._code == std::error_code(c);
   }
+  // Portable conditions, e.g. `e == std::errc::no_space_on_device`.
+  friend bool operator==(const error& e, std::errc c) { return e._code == std::make_error_condition(c); }
 
  private:
   std::error_code _code;

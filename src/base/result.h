@@ -12,6 +12,7 @@
 //   MAGNETAR_TRY(n, parse(text));     // declares `auto&& n`; returns the failure early
 //   MAGNETAR_CO_TRY(n, parse(text));  // the same inside a coroutine
 //   MAGNETAR_TRY(check(text));        // for result<void>
+// The macros expand to several statements: brace them under an if or for.
 #pragma once
 
 #include "base/assert.h"

@@ -1,0 +1,75 @@
+#include "io/file_system.h"
+
+#include "io/temp_directory.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+namespace magnetar::io {
+namespace {
+
+std::span<const std::byte> bytes_of(std::string_view text) { return std::as_bytes(std::span(text)); }
+
+std::string read_all(file& f) {
+  std::string out(f.size().value(), '\0');
+  auto got = f.read_at(0, std::as_writable_bytes(std::span(out)));
+  out.resize(got.value());
+  return out;
+}
+
+class posix_file_system_test : public ::testing::Test {
+ protected:
+  file_system& fs = posix_file_system();
+  temp_directory dir{"posix-fs-test"};
+};
+
+TEST_F(posix_file_system_test, written_bytes_read_back_at_their_offsets) {
+  auto f = fs.open(dir / "a", open_mode::create).value();
+  ASSERT_TRUE(f->write_at(0, bytes_of("hello world")));
+  ASSERT_TRUE(f->write_at(6, bytes_of("WORLD!")));
+  ASSERT_TRUE(f->sync());
+  EXPECT_EQ(read_all(*f), "hello WORLD!");
+}
+
+TEST_F(posix_file_system_test, read_past_the_end_returns_fewer_bytes) {
+  auto f = fs.open(dir / "a", open_mode::create).value();
+  ASSERT_TRUE(f->write_at(0, bytes_of("abc")));
+  std::byte out[10];
+  EXPECT_EQ(f->read_at(1, out).value(), 2u);
+  EXPECT_EQ(f->read_at(3, out).value(), 0u);
+}
+
+TEST_F(posix_file_system_test, open_of_a_missing_file_names_it) {
+  auto f = fs.open(dir / "missing", open_mode::read_only);
+  ASSERT_FALSE(f);
+  EXPECT_EQ(f.error(), std::errc::no_such_file_or_directory);
+  EXPECT_NE(f.error().message().find("missing"), std::string::npos);
+}
+
+TEST_F(posix_file_system_test, create_new_refuses_an_existing_file) {
+  ASSERT_TRUE(fs.open(dir / "a", open_mode::create_new));
+  auto again = fs.open(dir / "a", open_mode::create_new);
+  ASSERT_FALSE(again);
+  EXPECT_EQ(again.error(), std::errc::file_exists);
+}
+
+TEST_F(posix_file_system_test, rename_replaces_and_list_is_sorted) {
+  ASSERT_TRUE(fs.open(dir / "b", open_mode::create));
+  ASSERT_TRUE(fs.open(dir / "c.tmp", open_mode::create));
+  ASSERT_TRUE(fs.rename(dir / "c.tmp", dir / "a"));
+  ASSERT_TRUE(fs.sync_directory(dir.path()));
+  EXPECT_EQ(fs.list(dir.path()).value(), (std::vector<std::string>{"a", "b"}));
+  ASSERT_TRUE(fs.remove(dir / "b"));
+  EXPECT_FALSE(fs.exists(dir / "b").value());
+}
+
+TEST_F(posix_file_system_test, truncate_shortens_the_file) {
+  auto f = fs.open(dir / "a", open_mode::create).value();
+  ASSERT_TRUE(f->write_at(0, bytes_of("abcdef")));
+  ASSERT_TRUE(f->truncate(2));
+  EXPECT_EQ(read_all(*f), "ab");
+}
+
+}  // namespace
+}  // namespace magnetar::io
