@@ -33,6 +33,7 @@ class faulty_file final : public file {
     return _real->read_at(offset, out);
   }
   result<void> sync() override {
+    _fs.wait_while_syncs_held();
     std::lock_guard lock(_fs._mutex);
     MAGNETAR_TRY(check_alive());
     return _fs.sync(*_real, *_state);
@@ -191,6 +192,31 @@ void faulty_file_system::set_free_space(std::optional<std::uint64_t> bytes) {
 void faulty_file_system::fail_syncs(bool fail) {
   std::lock_guard lock(_mutex);
   _fail_syncs = fail;
+}
+
+void faulty_file_system::hold_syncs() {
+  std::lock_guard lock(_hold_mutex);
+  _syncs_held = true;
+}
+
+void faulty_file_system::release_syncs() {
+  {
+    std::lock_guard lock(_hold_mutex);
+    _syncs_held = false;
+  }
+  _hold_released.notify_all();
+}
+
+std::size_t faulty_file_system::syncs_waiting() const {
+  std::lock_guard lock(_hold_mutex);
+  return _syncs_waiting;
+}
+
+void faulty_file_system::wait_while_syncs_held() {
+  std::unique_lock lock(_hold_mutex);
+  ++_syncs_waiting;
+  _hold_released.wait(lock, [&] { return !_syncs_held; });
+  --_syncs_waiting;
 }
 
 std::uint64_t faulty_file_system::sync_count() const {

@@ -6,13 +6,15 @@
 //     keeping a torn prefix of each file's last write; every file object
 //     opened before the crash fails from then on (the process "died");
 //   - set_free_space(): make writes that grow files fail with ENOSPC;
-//   - fail_syncs(): make sync() fail with EIO.
+//   - fail_syncs(): make sync() fail with EIO;
+//   - hold_syncs(): make sync() wait, as a slow disk does, until released.
 // Renames, removals and file creation count as durable at once (directory
 // durability is not modelled). Thread-safe.
 #pragma once
 
 #include "io/file_system.h"
 
+#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -43,6 +45,11 @@ class faulty_file_system final : public file_system {
   // Bytes that writes may still add to files; nullopt = unlimited.
   void set_free_space(std::optional<std::uint64_t> bytes);
   void fail_syncs(bool fail);
+  // While held, sync() calls wait (a slow disk) until release_syncs(); then
+  // they proceed, and fail if a crash happened meanwhile.
+  void hold_syncs();
+  void release_syncs();
+  std::size_t syncs_waiting() const;
 
   std::uint64_t sync_count() const;
   // Bytes written and not yet synced, over all files.
@@ -64,6 +71,7 @@ class faulty_file_system final : public file_system {
 
   result<void> write(file& real, file_state& state, std::uint64_t offset, std::span<const std::byte> bytes);
   result<void> sync(file& real, file_state& state);
+  void wait_while_syncs_held();
   result<void> restore(const std::string& path, file_state& state, crash_mode mode);
 
   file_system& _real;
@@ -74,6 +82,11 @@ class faulty_file_system final : public file_system {
   bool _fail_syncs = false;
   std::uint64_t _syncs = 0;
   std::mt19937_64 _random;
+
+  mutable std::mutex _hold_mutex;
+  std::condition_variable _hold_released;
+  bool _syncs_held = false;
+  std::size_t _syncs_waiting = 0;
 };
 
 }  // namespace magnetar::io

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <thread>
+
 namespace magnetar::io {
 namespace {
 
@@ -106,6 +108,30 @@ TEST_F(faulty_file_system_test, renamed_file_keeps_its_unsynced_writes_tracked) 
   ASSERT_TRUE(fs.rename(dir / "cursor.tmp", dir / "cursor"));
   fs.crash();
   EXPECT_EQ(on_disk("cursor"), "");
+}
+
+TEST_F(faulty_file_system_test, held_sync_waits_until_released) {
+  auto f = fs.open(dir / "journal", open_mode::create).value();
+  ASSERT_TRUE(f->write_at(0, bytes_of("entry")));
+  fs.hold_syncs();
+  std::thread syncer([&] { EXPECT_TRUE(f->sync()); });
+  while (fs.syncs_waiting() == 0) std::this_thread::yield();
+  EXPECT_EQ(fs.sync_count(), 0u);
+  fs.release_syncs();
+  syncer.join();
+  EXPECT_EQ(fs.sync_count(), 1u);
+}
+
+TEST_F(faulty_file_system_test, held_sync_fails_when_a_crash_comes_first) {
+  auto f = fs.open(dir / "journal", open_mode::create).value();
+  ASSERT_TRUE(f->write_at(0, bytes_of("entry")));
+  fs.hold_syncs();
+  std::thread syncer([&] { EXPECT_EQ(f->sync().error(), std::errc::io_error); });
+  while (fs.syncs_waiting() == 0) std::this_thread::yield();
+  fs.crash();
+  fs.release_syncs();
+  syncer.join();
+  EXPECT_EQ(on_disk("journal"), "");
 }
 
 }  // namespace

@@ -1,0 +1,256 @@
+#include "bookie/journal.h"
+
+#include "base/assert.h"
+#include "bookie/errc.h"
+
+#include <fmt/format.h>
+#include <pthread.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+namespace magnetar::bookie {
+namespace {
+
+constexpr std::size_t zero_chunk = 1 << 20;
+
+std::string path_of(const journal_options& options, std::uint64_t sequence) {
+  return options.directory + "/" + journal_file_name(sequence);
+}
+
+}  // namespace
+
+journal::journal(journal_options options) : _options(std::move(options)) {}
+
+result<std::unique_ptr<journal>> journal::open(const journal_options& options) {
+  auto& fs = *options.fs;
+  MAGNETAR_TRY(fs.create_directories(options.directory));
+  MAGNETAR_TRY(names, fs.list(options.directory));
+  std::unique_ptr<journal> j(new journal(options));
+  for (const auto& name : names) {
+    if (auto sequence = parse_journal_file_name(name)) j->_replay_files.push_back(*sequence);
+  }
+  std::sort(j->_replay_files.begin(), j->_replay_files.end());
+  j->_file_sequence = j->_replay_files.empty() ? 0 : j->_replay_files.back();
+  MAGNETAR_TRY(j->start_new_file());
+  j->_writer = std::thread([raw = j.get()] { raw->run_writer(); });
+  return j;
+}
+
+journal::~journal() { stop(); }
+
+result<journal_scan> journal::replay(const std::function<result<void>(const journal_record&)>& visit) {
+  journal_scan total;
+  for (std::size_t i = 0; i < _replay_files.size(); ++i) {
+    const auto path = path_of(_options, _replay_files[i]);
+    MAGNETAR_TRY(file, _options.fs->open(path, io::open_mode::read_only));
+    MAGNETAR_TRY(size, file->size());
+    std::vector<std::byte> bytes(size);
+    MAGNETAR_TRY(file->read_at(0, bytes));
+    if (size < journal_header_size) {
+      // A crash right after creating the file, before its header was synced.
+      spdlog::warn("journal {}: {} bytes, no complete header; skipped", path, size);
+      continue;
+    }
+    auto sequence = decode_journal_header(bytes);
+    if (!sequence) return fail(sequence.error().code(), path + ": " + sequence.error().detail());
+    result<void> visited = success();
+    auto scan = scan_journal_records(std::span(bytes).subspan(journal_header_size), [&](const journal_record& r) {
+      if (visited) visited = visit(r);
+    });
+    MAGNETAR_TRY(std::move(visited));
+    if (!scan.clean_end) {
+      const bool last = i + 1 == _replay_files.size();
+      // Only the newest file can end mid-write; a bad record earlier means the
+      // disk lost or changed synced data.
+      spdlog::log(last ? spdlog::level::info : spdlog::level::err,
+                  "journal {}: {} records replayed, then a torn or corrupt record at offset {}: {}", path,
+                  scan.records, journal_header_size + scan.valid_bytes,
+                  last ? "the unacknowledged tail, cut" : "data lost from a synced file");
+    }
+    total.records += scan.records;
+    total.valid_bytes += scan.valid_bytes;
+    total.clean_end = total.clean_end && scan.clean_end;
+  }
+  return total;
+}
+
+void journal::append(std::span<const journal_record> records, completion done) {
+  for (const auto& record : records) {
+    if (record.payload.size() > _options.max_record_bytes) {
+      const error too_large(errc::too_large, fmt::format("entry {}:{} of {} bytes (limit {})", record.ledger,
+                                                         record.entry, record.payload.size(),
+                                                         _options.max_record_bytes));
+      done(&too_large);
+      return;
+    }
+  }
+  std::unique_lock lock(_mutex);
+  if (_failure || _stopping) {
+    const error refused = _failure ? *_failure : error(errc::journal_failed, _options.directory + " is stopped");
+    lock.unlock();
+    done(&refused);
+    return;
+  }
+  for (const auto& record : records) append_journal_record(_queued.bytes, record);
+  _queued.records += records.size();
+  _queued.completions.push_back(std::move(done));
+  const bool wake = _writer_idle && (_options.max_group_wait.count() == 0 ||
+                                     _queued.bytes.size() >= _options.max_group_bytes);
+  lock.unlock();
+  if (wake) _wake_writer.notify_one();
+}
+
+awaitable<result<void>> journal::append(std::span<const journal_record> records) {
+  auto outcome = co_await asio::async_initiate<const asio::use_awaitable_t<>&, void(error)>(
+      [this](auto handler, std::span<const journal_record> recs) {
+        auto executor = asio::get_associated_executor(handler);
+        // std::function needs a copyable callable; the handler is move-only.
+        auto shared = std::make_shared<decltype(handler)>(std::move(handler));
+        append(recs, [shared, executor](const error* failure) {
+          asio::post(executor, [shared, e = failure ? *failure : error()]() mutable { (*shared)(std::move(e)); });
+        });
+      },
+      asio::use_awaitable, records);
+  if (outcome.code()) co_return fail(std::move(outcome));
+  co_return success();
+}
+
+std::uint64_t journal::checkpoint_mark() const {
+  std::lock_guard lock(_mutex);
+  return _current_sequence;
+}
+
+result<void> journal::reclaim(std::uint64_t mark) {
+  std::vector<std::uint64_t> kept;
+  for (auto sequence : _replay_files) {
+    if (sequence < mark) continue;
+    kept.push_back(sequence);
+  }
+  MAGNETAR_TRY(names, _options.fs->list(_options.directory));
+  for (const auto& name : names) {
+    auto sequence = parse_journal_file_name(name);
+    if (!sequence || *sequence >= mark) continue;
+    MAGNETAR_TRY(_options.fs->remove(_options.directory + "/" + name));
+    std::lock_guard lock(_mutex);
+    ++_stats.files_reclaimed;
+  }
+  _replay_files = std::move(kept);
+  return _options.fs->sync_directory(_options.directory);
+}
+
+void journal::stop() {
+  {
+    std::lock_guard lock(_mutex);
+    if (_stopping) return;
+    _stopping = true;
+  }
+  _wake_writer.notify_one();
+  if (_writer.joinable()) _writer.join();
+}
+
+std::size_t journal::queued_appends() const {
+  std::lock_guard lock(_mutex);
+  return _queued.completions.size();
+}
+
+journal_stats journal::stats() const {
+  std::lock_guard lock(_mutex);
+  return _stats;
+}
+
+result<void> journal::start_new_file() {
+  const auto sequence = _file_sequence + 1;
+  const auto path = path_of(_options, sequence);
+  MAGNETAR_TRY(file, _options.fs->open(path, io::open_mode::create_new));
+  MAGNETAR_TRY(file->write_at(0, encode_journal_header(sequence)));
+  _file = std::move(file);
+  _file_sequence = sequence;
+  _write_offset = journal_header_size;
+  _zeroed_to = journal_header_size;
+  MAGNETAR_TRY(ensure_room(0));
+  MAGNETAR_TRY(_file->sync());
+  // The new name must survive a crash, or replay would miss the file.
+  MAGNETAR_TRY(_options.fs->sync_directory(_options.directory));
+  std::lock_guard lock(_mutex);
+  _current_sequence = sequence;
+  ++_stats.files_created;
+  return success();
+}
+
+result<void> journal::ensure_room(std::uint64_t bytes) {
+  // Zeros ahead of the writes: the end marker for replay, and already
+  // allocated blocks so that fdatasync need not also commit a new file size.
+  static const std::vector<std::byte> zeros(zero_chunk);
+  const auto wanted = _write_offset + bytes + 4;
+  if (wanted <= _zeroed_to) return success();
+  const auto target = std::max(wanted, _zeroed_to + _options.preallocate_bytes);
+  while (_zeroed_to < target) {
+    const auto n = std::min<std::uint64_t>(zero_chunk, target - _zeroed_to);
+    MAGNETAR_TRY(_file->write_at(_zeroed_to, std::span(zeros).first(n)));
+    _zeroed_to += n;
+  }
+  return success();
+}
+
+result<void> journal::write_group(const std::vector<std::byte>& bytes) {
+  if (_write_offset > journal_header_size && _write_offset + bytes.size() > _options.max_file_bytes) {
+    MAGNETAR_TRY(start_new_file());
+  }
+  MAGNETAR_TRY(ensure_room(bytes.size()));
+  MAGNETAR_TRY(_file->write_at(_write_offset, bytes));
+  MAGNETAR_TRY(_file->sync());
+  _write_offset += bytes.size();
+  return success();
+}
+
+void journal::run_writer() {
+  pthread_setname_np(pthread_self(), "journal");
+  group taken;
+  for (;;) {
+    bool already_failed = false;
+    {
+      std::unique_lock lock(_mutex);
+      _writer_idle = true;
+      _wake_writer.wait(lock, [&] { return !_queued.empty() || _stopping; });
+      if (_queued.empty()) return;  // stopping, and everything queued is written
+      if (_options.max_group_wait.count() > 0 && !_stopping) {
+        _wake_writer.wait_for(lock, _options.max_group_wait,
+                              [&] { return _queued.bytes.size() >= _options.max_group_bytes || _stopping; });
+      }
+      _writer_idle = false;
+      std::swap(taken, _queued);
+      already_failed = _failure.has_value();
+    }
+
+    auto written = already_failed ? result<void>(success()) : write_group(taken.bytes);
+
+    const error* failure = nullptr;
+    error recorded;
+    {
+      std::lock_guard lock(_mutex);
+      if (!written) {
+        // A failed write or sync leaves the file's state unknown (the kernel
+        // may have dropped the dirty pages): take no more records.
+        _failure = error(errc::journal_failed, fmt::format("journal {}: {}", _options.directory,
+                                                           written.error().message()));
+        spdlog::error("{}", _failure->message());
+      }
+      if (_failure) {
+        recorded = *_failure;
+        failure = &recorded;
+      } else {
+        _stats.records += taken.records;
+        _stats.bytes += taken.bytes.size();
+        ++_stats.groups;
+      }
+    }
+    for (auto& done : taken.completions) done(failure);
+    // Keep the buffers' capacity for the next swap.
+    taken.bytes.clear();
+    taken.completions.clear();
+    taken.records = 0;
+  }
+}
+
+}  // namespace magnetar::bookie

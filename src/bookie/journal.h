@@ -1,0 +1,131 @@
+// journal: a bookie's write-ahead log with group commit.
+//
+// An entry is acknowledged only once its journal record is on disk. One
+// writer thread per journal takes everything that queued up while its
+// previous fdatasync ran, writes it as one group and syncs once, so a sync
+// covers as many entries as arrive meanwhile (max_group_wait > 0 holds a
+// small group back to gather more). Several
+// journals (one per directory, each with its own sync stream) run in parallel
+// on disks where concurrent syncs overlap.
+//
+// Files roll past max_file_bytes. Files are zero-filled ahead of the writes
+// (preallocate_bytes at a time) so that a sync flushes data, not file-size
+// metadata. Files older than a checkpoint mark are removed by reclaim() once
+// ledger storage has flushed their entries. On open, the files left by the
+// previous run are kept for replay() and new records go to a new file.
+//
+// Thread-safety: append() may be called from any thread or shard; replay(),
+// reclaim() and stop() from one controlling thread.
+#pragma once
+
+#include "base/result.h"
+#include "bookie/journal_format.h"
+#include "io/asio.h"
+#include "io/file_system.h"
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace magnetar::bookie {
+
+struct journal_options {
+  std::string directory;
+  io::file_system* fs = &io::posix_file_system();
+  std::uint64_t max_file_bytes = 512ull << 20;
+  // With max_group_wait > 0 the writer holds a group back for up to that
+  // long, or until max_group_bytes are queued, to gather more per sync.
+  // With 0 (the default) it syncs as soon as the previous sync is done.
+  std::chrono::microseconds max_group_wait{0};
+  std::uint64_t max_group_bytes = 4ull << 20;
+  std::uint64_t preallocate_bytes = 16ull << 20;
+  std::size_t max_record_bytes = 8ull << 20;
+};
+
+struct journal_stats {
+  std::uint64_t records = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t groups = 0;  // = fdatasyncs of record data
+  std::uint64_t files_created = 0;
+  std::uint64_t files_reclaimed = 0;
+};
+
+class journal {
+ public:
+  // Called on the journal's writer thread once the records are durable (or
+  // failed). Must not block: post to where the work continues.
+  using completion = std::function<void(const error*)>;
+
+  static result<std::unique_ptr<journal>> open(const journal_options& options);
+  ~journal();
+
+  // Hands every record of the previous run's files to `visit`, oldest first.
+  result<journal_scan> replay(const std::function<result<void>(const journal_record&)>& visit);
+
+  // Queues the records as one unit; `done` runs once they are all durable.
+  // The payloads are copied before append returns.
+  void append(std::span<const journal_record> records, completion done);
+
+  // Completes, on the caller's executor, once the records are durable:
+  // success, or journal_failed (after a write or sync error the journal takes
+  // no more records), or too_large.
+  awaitable<result<void>> append(std::span<const journal_record> records);
+
+  // A mark for a checkpoint: every record appended before it is in a file
+  // older than the mark, or in the mark's file.
+  std::uint64_t checkpoint_mark() const;
+  // Removes the files wholly before `mark` (their entries are flushed).
+  result<void> reclaim(std::uint64_t mark);
+
+  // Writes what is queued, then ends the writer thread. Appends after stop fail.
+  void stop();
+
+  journal_stats stats() const;
+  // Appends waiting for the writer to take them.
+  std::size_t queued_appends() const;
+  const std::string& directory() const { return _options.directory; }
+
+ private:
+  // The records queued since the writer last took a group, already encoded
+  // back to back: the writer swaps the whole group out and writes it with one
+  // call, so an append costs a copy and a push, not an allocation.
+  struct group {
+    std::vector<std::byte> bytes;
+    std::vector<completion> completions;
+    std::uint64_t records = 0;
+    bool empty() const { return completions.empty(); }
+  };
+
+  explicit journal(journal_options options);
+  result<void> start_new_file();
+  result<void> ensure_room(std::uint64_t bytes);
+  void run_writer();
+  result<void> write_group(const std::vector<std::byte>& bytes);
+
+  const journal_options _options;
+  std::vector<std::uint64_t> _replay_files;  // the previous run's, oldest first
+
+  // Owned by the writer thread (and open() before it starts).
+  std::unique_ptr<io::file> _file;
+  std::uint64_t _file_sequence = 0;
+  std::uint64_t _write_offset = 0;
+  std::uint64_t _zeroed_to = 0;
+
+  mutable std::mutex _mutex;
+  std::condition_variable _wake_writer;
+  group _queued;
+  bool _writer_idle = false;  // waiting for records: an append must wake it
+  bool _stopping = false;
+  std::optional<error> _failure;
+  std::uint64_t _current_sequence = 0;  // the writer's file, as seen by checkpoint_mark()
+  journal_stats _stats;
+  std::thread _writer;
+};
+
+}  // namespace magnetar::bookie

@@ -1,0 +1,205 @@
+#include "bookie/journal.h"
+
+#include "bookie/errc.h"
+#include "io/block_on.h"
+#include "io/faulty_file_system.h"
+#include "io/running_shards.h"
+#include "io/temp_directory.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <future>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace magnetar::bookie {
+namespace {
+
+std::span<const std::byte> bytes_of(const std::string& text) { return std::as_bytes(std::span(text)); }
+
+journal_record add(std::int64_t ledger, std::int64_t entry, const std::string& payload) {
+  return {journal_record_type::add_entry, ledger_id(ledger), entry_id(entry), entry_id(entry - 1), bytes_of(payload)};
+}
+
+class journal_test : public ::testing::Test {
+ protected:
+  journal_options options() {
+    journal_options o;
+    o.directory = dir / "journal";
+    o.fs = &fs;
+    o.preallocate_bytes = 64 << 10;
+    return o;
+  }
+
+  std::unique_ptr<journal> open(journal_options o) { return journal::open(o).value(); }
+  std::unique_ptr<journal> open() { return open(options()); }
+
+  result<void> append(journal& j, std::vector<journal_record> records) {
+    return io::block_on(shards[0], j.append(records));
+  }
+
+  // (ledger, entry, payload) of every record the previous run left.
+  std::vector<std::tuple<std::int64_t, std::int64_t, std::string>> replayed(journal& j, journal_scan* scan = nullptr) {
+    std::vector<std::tuple<std::int64_t, std::int64_t, std::string>> seen;
+    auto result = j.replay([&](const journal_record& r) -> magnetar::result<void> {
+      seen.emplace_back(r.ledger.value(), r.entry.value(),
+                        std::string(reinterpret_cast<const char*>(r.payload.data()), r.payload.size()));
+      return success();
+    });
+    EXPECT_TRUE(result) << result.error();
+    if (scan && result) *scan = result.value();
+    return seen;
+  }
+
+  io::temp_directory dir{"journal-test"};
+  io::faulty_file_system fs;
+  io::running_shards shards{1};
+};
+
+using records = std::vector<std::tuple<std::int64_t, std::int64_t, std::string>>;
+
+TEST_F(journal_test, acknowledged_records_replay_after_a_restart) {
+  {
+    auto j = open();
+    ASSERT_TRUE(append(*j, {add(1, 0, "a"), add(1, 1, "b")}));
+    ASSERT_TRUE(append(*j, {add(2, 0, "c")}));
+  }
+  auto j = open();
+  EXPECT_EQ(replayed(*j), (records{{1, 0, "a"}, {1, 1, "b"}, {2, 0, "c"}}));
+}
+
+TEST_F(journal_test, acknowledged_records_survive_a_crash) {
+  auto j = open();
+  ASSERT_TRUE(append(*j, {add(1, 0, "durable")}));
+  fs.crash();
+  j.reset();
+  auto reopened = open();
+  EXPECT_EQ(replayed(*reopened), (records{{1, 0, "durable"}}));
+}
+
+TEST_F(journal_test, one_sync_covers_every_record_that_queued_meanwhile) {
+  auto j = open();
+  fs.hold_syncs();
+  const auto syncs_before = fs.sync_count();
+  std::atomic<int> completed{0};
+  std::vector<std::string> payloads(100);
+  auto count = [&](const error* e) {
+    EXPECT_EQ(e, nullptr);
+    completed.fetch_add(1);
+  };
+  payloads[0] = "first";
+  const auto first = add(1, 0, payloads[0]);
+  j->append(std::span(&first, 1), count);
+  while (fs.syncs_waiting() == 0) std::this_thread::yield();  // the writer syncs the first group
+  for (int i = 1; i < 100; ++i) {
+    payloads[i] = "entry-" + std::to_string(i);
+    const auto r = add(1, i, payloads[i]);
+    j->append(std::span(&r, 1), count);
+  }
+  EXPECT_EQ(j->queued_appends(), 99u);
+  fs.release_syncs();
+  while (completed.load() < 100) std::this_thread::yield();
+  EXPECT_EQ(j->stats().groups, 2u) << "the 99 records that waited share one sync";
+  EXPECT_EQ(fs.sync_count() - syncs_before, 2u);
+  EXPECT_EQ(j->stats().records, 100u);
+}
+
+TEST_F(journal_test, a_crash_during_the_sync_loses_only_unacknowledged_records) {
+  auto j = open();
+  ASSERT_TRUE(append(*j, {add(1, 0, "acked")}));
+  fs.hold_syncs();
+  std::promise<bool> outcome;
+  const auto pending = add(1, 1, "never acknowledged");
+  j->append(std::span(&pending, 1), [&](const error* e) { outcome.set_value(e == nullptr); });
+  while (fs.syncs_waiting() == 0) std::this_thread::yield();
+  fs.crash(io::crash_mode::torn_last_write);
+  fs.release_syncs();
+  EXPECT_FALSE(outcome.get_future().get()) << "a record whose sync failed is not acknowledged";
+  j.reset();
+
+  auto reopened = open();
+  EXPECT_EQ(replayed(*reopened), (records{{1, 0, "acked"}}));
+}
+
+TEST_F(journal_test, a_failed_sync_fails_the_group_and_every_later_append) {
+  auto j = open();
+  fs.fail_syncs(true);
+  auto failed = append(*j, {add(1, 0, "x")});
+  ASSERT_FALSE(failed);
+  EXPECT_EQ(failed.error(), errc::journal_failed);
+  EXPECT_NE(failed.error().message().find("fdatasync"), std::string::npos) << failed.error();
+  fs.fail_syncs(false);
+  auto later = append(*j, {add(1, 1, "y")});
+  ASSERT_FALSE(later);
+  EXPECT_EQ(later.error(), errc::journal_failed);
+}
+
+TEST_F(journal_test, a_full_disk_fails_the_append_with_a_clear_error) {
+  auto o = options();
+  auto j = open(o);
+  fs.set_free_space(0);
+  const std::string big(128 << 10, 'x');  // past the zeroed region: the file must grow
+  auto failed = append(*j, {add(1, 0, big)});
+  ASSERT_FALSE(failed);
+  EXPECT_EQ(failed.error(), errc::journal_failed);
+  EXPECT_NE(failed.error().message().find("No space left on device"), std::string::npos) << failed.error();
+}
+
+TEST_F(journal_test, an_oversized_record_is_refused_and_the_journal_goes_on) {
+  auto o = options();
+  o.max_record_bytes = 16;
+  auto j = open(o);
+  auto refused = append(*j, {add(1, 0, std::string(17, 'x'))});
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error(), errc::too_large);
+  EXPECT_TRUE(append(*j, {add(1, 0, "small")}));
+}
+
+TEST_F(journal_test, files_roll_and_replay_keeps_the_order) {
+  auto o = options();
+  o.max_file_bytes = 4096;
+  records expected;
+  {
+    auto j = open(o);
+    for (int i = 0; i < 50; ++i) {
+      const std::string payload(200, static_cast<char>('a' + i % 26));
+      ASSERT_TRUE(append(*j, {add(3, i, payload)}));
+      expected.emplace_back(3, i, payload);
+    }
+    EXPECT_GT(j->stats().files_created, 2u);
+  }
+  auto j = open(o);
+  EXPECT_EQ(replayed(*j), expected);
+}
+
+TEST_F(journal_test, reclaim_removes_the_files_before_the_checkpoint) {
+  auto o = options();
+  o.max_file_bytes = 4096;
+  std::uint64_t mark = 0;
+  {
+    auto j = open(o);
+    for (int i = 0; i < 30; ++i) ASSERT_TRUE(append(*j, {add(4, i, std::string(200, 'x'))}));
+    mark = j->checkpoint_mark();
+    ASSERT_TRUE(append(*j, {add(4, 30, "after the mark")}));
+    ASSERT_TRUE(j->reclaim(mark));
+    EXPECT_GT(j->stats().files_reclaimed, 0u);
+  }
+  auto j = open(o);
+  auto seen = replayed(*j);
+  ASSERT_FALSE(seen.empty());
+  EXPECT_EQ(seen.back(), (std::tuple<std::int64_t, std::int64_t, std::string>{4, 30, "after the mark"}));
+  EXPECT_LT(seen.size(), 31u) << "records in reclaimed files are gone";
+}
+
+TEST_F(journal_test, appends_after_stop_are_refused) {
+  auto j = open();
+  j->stop();
+  auto refused = append(*j, {add(1, 0, "late")});
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error(), errc::journal_failed);
+}
+
+}  // namespace
+}  // namespace magnetar::bookie
