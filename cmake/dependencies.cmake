@@ -19,3 +19,4 @@ endif()
 # RocksDB: the embedded metadata store and the bookie's entry index. The shared
 # library links faster and keeps test binaries small.
 find_package(RocksDB REQUIRED)
+find_package(nlohmann_json REQUIRED)

@@ -20,7 +20,11 @@
 // Threading: every member may block on the disk; call them from a blocking
 // pool or the bookie's own threads, never from a shard. Thread-safe: adds,
 // reads and one flush or garbage collection may run concurrently (a second
-// flush or collection waits for the first).
+// flush or collection waits for the first). What does touch the disk: an
+// add only when the write cache is full (it flushes), state() only at its
+// first call for a ledger stored before open (one index seek), a read only
+// for an entry no longer in the write cache, fence() never, delete_ledger()
+// always (a synced index write).
 #pragma once
 
 #include "base/ids.h"
@@ -92,6 +96,7 @@ class ledger_storage {
   virtual result<void> fence(ledger_id ledger) = 0;
   // Durable on return. Unflushed entries of the ledger are dropped, its index
   // entries removed; its bytes in entry logs are reclaimed by collect_garbage.
+  // A ledger never stored gets the tombstone too, so no late add revives it.
   virtual result<void> delete_ledger(ledger_id ledger) = 0;
 
   // Makes everything added before the call durable in entry logs and index.

@@ -1,0 +1,192 @@
+#include "bookie/bookie.h"
+
+#include "bookie/errc.h"
+#include "io/block_on.h"
+#include "io/run_on.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+namespace magnetar::bookie {
+
+bookie::bookie(const bookie_options& options, io::shard_set& shards, io::blocking_pool& pool, base::clock& clock)
+    : _options(options), _shards(shards), _pool(pool), _clock(clock) {}
+
+bookie::~bookie() {
+  if (!_stopped) {
+    // Destroyed without stop(), as a test does to play a crash: end the
+    // checkpoint loop and wait for operations in flight, but flush nothing.
+    io::block_on(_shards[0], [this]() -> awaitable<void> {
+      _stopping.store(true);
+      if (_checkpoint_timer) _checkpoint_timer->cancel();
+      if (!_gate.is_closed()) co_await _gate.close();
+    }());
+  }
+  for (auto& j : _journals) j->stop();
+}
+
+result<std::unique_ptr<bookie>> bookie::open(const bookie_options& options, io::shard_set& shards,
+                                             io::blocking_pool& pool, base::clock& clock) {
+  if (options.journal_directories.empty()) {
+    return fail(base::errc::invalid_argument, "a bookie needs at least one journal directory");
+  }
+  std::unique_ptr<bookie> b(new bookie(options, shards, pool, clock));
+  auto storage_options = options.storage;
+  storage_options.directory = options.ledger_directory;
+  storage_options.fs = options.fs;
+  MAGNETAR_TRY(storage, ledger_storage::open(storage_options));
+  b->_storage = std::move(storage);
+  for (const auto& directory : options.journal_directories) {
+    auto journal_options = options.journal;
+    journal_options.directory = directory;
+    journal_options.fs = options.fs;
+    MAGNETAR_TRY(j, journal::open(journal_options));
+    b->_journals.push_back(std::move(j));
+  }
+  MAGNETAR_TRY(b->replay());
+  return b;
+}
+
+result<void> bookie::replay() {
+  // Entries added after the last checkpoint are in the journals only; put
+  // them back into storage (re-adding a flushed entry is harmless).
+  for (auto& j : _journals) {
+    MAGNETAR_TRY(scan, j->replay([&](const journal_record& r) -> result<void> {
+      ++_replayed;
+      if (r.type == journal_record_type::fence) return _storage->fence(r.ledger);
+      auto added = _storage->add_entry(r.ledger, r.entry, wire::shared_bytes::copy_of(r.payload), r.last_add_confirmed);
+      if (!added && added.error() == errc::ledger_deleted) return success();
+      return added;
+    }));
+    spdlog::info("bookie: journal {} replayed {} records", j->directory(), scan.records);
+  }
+  // Everything replayed is now in storage: make it durable there and start
+  // the journals afresh.
+  MAGNETAR_TRY(_storage->flush());
+  for (auto& j : _journals) {
+    MAGNETAR_TRY(j->reclaim(j->checkpoint_mark()));
+  }
+  return success();
+}
+
+void bookie::start() {
+  _checkpoint_timer.emplace(_shards[0].executor(), _clock);
+  io::spawn(_shards[0].executor(), [this]() -> awaitable<void> { co_await checkpoint_loop(); });
+}
+
+awaitable<void> bookie::checkpoint_loop() {
+  auto pass = _gate.enter();
+  if (!pass) co_return;
+  while (!_stopping.load()) {
+    if (!co_await _checkpoint_timer->wait_for(_options.checkpoint_interval)) co_return;  // cancelled by stop()
+    if (auto done = co_await checkpoint(); !done) {
+      spdlog::error("bookie: checkpoint failed: {}", done.error());
+    }
+  }
+}
+
+awaitable<void> bookie::stop() {
+  _stopping.store(true);
+  if (_checkpoint_timer) {
+    co_await io::run_on(_shards[0], [this] { _checkpoint_timer->cancel(); });
+  }
+  co_await _gate.close();
+  // A last checkpoint shortens the next start's replay; the journals hold
+  // everything either way.
+  if (auto done = co_await _pool.run([this] { return _storage->flush(); }); !done) {
+    spdlog::warn("bookie: final flush failed: {}", done.error());
+  }
+  for (auto& j : _journals) j->stop();
+  _stopped = true;
+}
+
+awaitable<result<void>> bookie::add_entry(ledger_id ledger, entry_id entry, entry_id last_add_confirmed,
+                                          wire::shared_bytes payload) {
+  MAGNETAR_CO_TRY(pass [[maybe_unused]], _gate.enter());
+  auto& owner = owner_of(ledger);
+  if (owner.is_current()) co_return co_await add_on_owner(ledger, entry, last_add_confirmed, std::move(payload));
+  co_return co_await io::run_on(owner, [&]() -> awaitable<result<void>> {
+    return add_on_owner(ledger, entry, last_add_confirmed, std::move(payload));
+  });
+}
+
+awaitable<result<void>> bookie::add_on_owner(ledger_id ledger, entry_id entry, entry_id lac,
+                                             wire::shared_bytes payload) {
+  // No suspension from the fence check to the journal enqueue (see header).
+  auto state = _storage->state(ledger);
+  if (!state && state.error() != errc::ledger_not_found) co_return fail(std::move(state).error());
+  if (state && state.value().fenced) {
+    co_return fail(errc::ledger_fenced, fmt::format("add ledger {} entry {}: the ledger is fenced", ledger, entry));
+  }
+  MAGNETAR_CO_TRY(_storage->add_entry(ledger, entry, payload, lac));
+  const journal_record record{journal_record_type::add_entry, ledger, entry, lac, payload.span()};
+  MAGNETAR_CO_TRY(co_await journal_of(ledger).append(std::span(&record, 1)));
+  _adds.fetch_add(1, std::memory_order_relaxed);
+  co_return success();
+}
+
+awaitable<result<wire::shared_bytes>> bookie::read_entry(ledger_id ledger, entry_id entry) {
+  MAGNETAR_CO_TRY(pass [[maybe_unused]], _gate.enter());
+  _reads.fetch_add(1, std::memory_order_relaxed);
+  co_return co_await _pool.run([&] { return _storage->read_entry(ledger, entry); });
+}
+
+awaitable<result<entry_id>> bookie::read_last_add_confirmed(ledger_id ledger) {
+  MAGNETAR_CO_TRY(pass [[maybe_unused]], _gate.enter());
+  MAGNETAR_CO_TRY(state, co_await _pool.run([&] { return _storage->state(ledger); }));
+  co_return state.last_add_confirmed;
+}
+
+awaitable<result<fence_result>> bookie::fence(ledger_id ledger) {
+  MAGNETAR_CO_TRY(pass [[maybe_unused]], _gate.enter());
+  auto& owner = owner_of(ledger);
+  if (owner.is_current()) co_return co_await fence_on_owner(ledger);
+  co_return co_await io::run_on(owner, [&]() -> awaitable<result<fence_result>> { return fence_on_owner(ledger); });
+}
+
+awaitable<result<fence_result>> bookie::fence_on_owner(ledger_id ledger) {
+  MAGNETAR_CO_TRY(_storage->fence(ledger));
+  MAGNETAR_CO_TRY(state, _storage->state(ledger));
+  // Every add that passed its fence check is already queued in this journal,
+  // so when the fence record is durable, so are they.
+  const journal_record record{journal_record_type::fence, ledger, entry_id(-1), state.last_add_confirmed, {}};
+  MAGNETAR_CO_TRY(co_await journal_of(ledger).append(std::span(&record, 1)));
+  co_return fence_result{state.last_entry, state.last_add_confirmed};
+}
+
+awaitable<result<void>> bookie::delete_ledger(ledger_id ledger) {
+  MAGNETAR_CO_TRY(pass [[maybe_unused]], _gate.enter());
+  co_return co_await _pool.run([&] { return _storage->delete_ledger(ledger); });
+}
+
+awaitable<result<void>> bookie::checkpoint() {
+  // Checkpoints run one at a time, on shard 0: a caller that finds one
+  // running waits for it and then runs its own, which covers its entries.
+  co_return co_await io::run_on(_shards[0], [this]() -> awaitable<result<void>> {
+    while (_running_checkpoint) {
+      auto running = _running_checkpoint;
+      co_await running->wait();
+    }
+    _running_checkpoint = std::make_shared<io::oneshot_signal>(_shards[0].executor());
+    auto done = co_await checkpoint_now();
+    std::exchange(_running_checkpoint, nullptr)->fire();
+    co_return done;
+  });
+}
+
+awaitable<result<void>> bookie::checkpoint_now() {
+  std::vector<std::uint64_t> marks;
+  for (auto& j : _journals) marks.push_back(j->checkpoint_mark());
+  MAGNETAR_CO_TRY(co_await _pool.run([this] { return _storage->flush(); }));
+  for (std::size_t i = 0; i < _journals.size(); ++i) {
+    MAGNETAR_CO_TRY(co_await _pool.run([&] { return _journals[i]->reclaim(marks[i]); }));
+  }
+  _checkpoints.fetch_add(1, std::memory_order_relaxed);
+  co_return success();
+}
+
+bookie_stats bookie::stats() const {
+  return {_adds.load(), _reads.load(), _checkpoints.load(), _replayed};
+}
+
+}  // namespace magnetar::bookie

@@ -1,0 +1,116 @@
+// bookie: a storage node's ledger operations (BookKeeper's Bookie), embedded
+// in the process that uses it or, later, behind a network server.
+//
+// An add is stored in ledger storage (readable at once) and journaled; it
+// completes when its journal record is durable. A fence marks the ledger
+// closed to adds, journals that, and answers the last entry stored, so that a
+// recovering client finds every entry any writer was ever told is durable.
+// A background loop checkpoints: it flushes ledger storage and then reclaims
+// the journal files whose entries the flush made durable elsewhere.
+//
+// Ordering: the operations on one ledger run on the shard that owns it (by
+// ledger id); a call from elsewhere hops there first. On that shard, an add's
+// fence check, its store and its journal enqueue happen with no suspension in
+// between, so a fence can never slip between them, and both go to the same
+// journal in that order.
+//
+// Lifecycle: open() replays the journals, start() begins checkpoints, stop()
+// waits for operations in flight and ends the journals. Thread-safe.
+#pragma once
+
+#include "base/clock.h"
+#include "base/ids.h"
+#include "base/result.h"
+#include "bookie/journal.h"
+#include "bookie/ledger_storage.h"
+#include "io/blocking_pool.h"
+#include "io/gate.h"
+#include "io/oneshot_signal.h"
+#include "io/shard.h"
+#include "io/timer.h"
+#include "wire/shared_bytes.h"
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace magnetar::bookie {
+
+struct bookie_options {
+  std::vector<std::string> journal_directories;  // one journal (and sync stream) each
+  std::string ledger_directory;
+  io::file_system* fs = &io::posix_file_system();
+  journal_options journal;          // directory and fs are filled in per journal
+  ledger_storage_options storage;   // directory and fs are filled in
+  std::chrono::milliseconds checkpoint_interval{1000};
+};
+
+// What a fence answers: the ledger's last entry on this bookie, and the
+// highest last-add-confirmed a writer reported.
+struct fence_result {
+  entry_id last_entry{-1};
+  entry_id last_add_confirmed{-1};
+};
+
+struct bookie_stats {
+  std::uint64_t adds = 0;
+  std::uint64_t reads = 0;
+  std::uint64_t checkpoints = 0;
+  std::uint64_t replayed_records = 0;
+};
+
+class bookie {
+ public:
+  // Opens storage and journals and replays what the journals hold (blocking:
+  // call at start-up, off the shards).
+  // Destroying a bookie that was not stopped plays a crash: no final flush.
+  // Not from shard 0's thread.
+  static result<std::unique_ptr<bookie>> open(const bookie_options& options, io::shard_set& shards,
+                                              io::blocking_pool& pool, base::clock& clock);
+  ~bookie();
+
+  void start();
+  awaitable<void> stop();
+
+  // Durable when it completes. ledger_fenced after a fence, ledger_deleted
+  // after a delete, journal_failed or storage errors otherwise.
+  awaitable<result<void>> add_entry(ledger_id ledger, entry_id entry, entry_id last_add_confirmed,
+                                    wire::shared_bytes payload);
+  awaitable<result<wire::shared_bytes>> read_entry(ledger_id ledger, entry_id entry);
+  awaitable<result<entry_id>> read_last_add_confirmed(ledger_id ledger);
+  awaitable<result<fence_result>> fence(ledger_id ledger);
+  awaitable<result<void>> delete_ledger(ledger_id ledger);
+
+  // Flushes storage and reclaims journal files now (the loop does it too).
+  awaitable<result<void>> checkpoint();
+
+  io::shard& owner_of(ledger_id ledger) { return _shards.for_key(static_cast<std::size_t>(ledger.value())); }
+  bookie_stats stats() const;
+
+ private:
+  bookie(const bookie_options& options, io::shard_set& shards, io::blocking_pool& pool, base::clock& clock);
+  journal& journal_of(ledger_id ledger) { return *_journals[static_cast<std::size_t>(ledger.value()) % _journals.size()]; }
+  result<void> replay();
+  awaitable<result<void>> add_on_owner(ledger_id ledger, entry_id entry, entry_id lac, wire::shared_bytes payload);
+  awaitable<result<fence_result>> fence_on_owner(ledger_id ledger);
+  awaitable<void> checkpoint_loop();
+  awaitable<result<void>> checkpoint_now();
+
+  const bookie_options _options;
+  io::shard_set& _shards;
+  io::blocking_pool& _pool;
+  base::clock& _clock;
+  std::unique_ptr<ledger_storage> _storage;
+  std::vector<std::unique_ptr<journal>> _journals;
+  io::gate _gate{"bookie"};
+  std::optional<io::timer> _checkpoint_timer;  // on shard 0
+  std::shared_ptr<io::oneshot_signal> _running_checkpoint;  // on shard 0
+  std::atomic<bool> _stopping{false};
+  bool _stopped = false;
+  std::atomic<std::uint64_t> _adds{0}, _reads{0}, _checkpoints{0};
+  std::uint64_t _replayed = 0;
+};
+
+}  // namespace magnetar::bookie

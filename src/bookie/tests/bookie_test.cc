@@ -1,0 +1,182 @@
+#include "bookie/bookie.h"
+
+#include "bookie/errc.h"
+#include "io/block_on.h"
+#include "io/faulty_file_system.h"
+#include "io/run_on.h"
+#include "io/running_shards.h"
+#include "io/temp_directory.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace magnetar::bookie {
+namespace {
+
+wire::shared_bytes bytes_of(const std::string& text) {
+  return wire::shared_bytes::copy_of(std::as_bytes(std::span(text)));
+}
+
+std::string text_of(const wire::shared_bytes& bytes) { return std::string(bytes.as_chars()); }
+
+class bookie_test : public ::testing::Test {
+ protected:
+  bookie_options options(int journals = 1) {
+    bookie_options o;
+    for (int i = 0; i < journals; ++i) o.journal_directories.push_back(dir / ("journal-" + std::to_string(i)));
+    o.ledger_directory = dir / "ledgers";
+    o.fs = &fs;
+    o.journal.preallocate_bytes = 64 << 10;
+    return o;
+  }
+
+  std::unique_ptr<bookie> open(const bookie_options& o) {
+    auto b = bookie::open(o, shards.set(), pool, clock);
+    EXPECT_TRUE(b) << b.error();
+    b.value()->start();
+    return std::move(b).value();
+  }
+  std::unique_ptr<bookie> open() { return open(options()); }
+
+  void stop(std::unique_ptr<bookie>& b) {
+    io::block_on(shards[1], b->stop());
+    b.reset();
+  }
+
+  result<void> add(bookie& b, std::int64_t ledger, std::int64_t entry, const std::string& payload) {
+    return io::block_on(shards[0], b.add_entry(ledger_id(ledger), entry_id(entry), entry_id(entry - 1), bytes_of(payload)));
+  }
+  result<wire::shared_bytes> read(bookie& b, std::int64_t ledger, std::int64_t entry) {
+    return io::block_on(shards[0], b.read_entry(ledger_id(ledger), entry_id(entry)));
+  }
+
+  io::temp_directory dir{"bookie-test"};
+  io::faulty_file_system fs;
+  io::running_shards shards{2};
+  io::blocking_pool pool{2};
+  base::manual_clock clock;
+};
+
+TEST_F(bookie_test, an_added_entry_reads_back) {
+  auto b = open();
+  auto added = add(*b, 1, 0, "hello");
+  ASSERT_TRUE(added) << added.error();
+  EXPECT_EQ(text_of(read(*b, 1, 0).value()), "hello");
+  stop(b);
+}
+
+TEST_F(bookie_test, acknowledged_entries_survive_a_crash_before_any_checkpoint) {
+  auto b = open();
+  for (int i = 0; i < 20; ++i) ASSERT_TRUE(add(*b, 7, i, "entry-" + std::to_string(i)));
+  fs.crash();
+  b.reset();  // the process died: no stop(), no final flush
+
+  auto reopened = open();
+  for (int i = 0; i < 20; ++i) {
+    auto entry = read(*reopened, 7, i);
+    ASSERT_TRUE(entry) << "entry " << i << ": " << entry.error();
+    EXPECT_EQ(text_of(entry.value()), "entry-" + std::to_string(i));
+  }
+  EXPECT_GE(reopened->stats().replayed_records, 20u);
+  stop(reopened);
+}
+
+TEST_F(bookie_test, entries_survive_a_checkpoint_and_a_crash) {
+  auto b = open();
+  for (int i = 0; i < 10; ++i) ASSERT_TRUE(add(*b, 3, i, "before"));
+  ASSERT_TRUE(io::block_on(shards[0], b->checkpoint()));
+  for (int i = 10; i < 20; ++i) ASSERT_TRUE(add(*b, 3, i, "after"));
+  fs.crash();
+  b.reset();
+
+  auto reopened = open();
+  for (int i = 0; i < 20; ++i) EXPECT_TRUE(read(*reopened, 3, i)) << "entry " << i;
+  stop(reopened);
+}
+
+TEST_F(bookie_test, a_fenced_ledger_refuses_adds_and_reports_its_last_entry) {
+  auto b = open();
+  ASSERT_TRUE(add(*b, 5, 0, "a"));
+  ASSERT_TRUE(add(*b, 5, 1, "b"));
+  auto fenced = io::block_on(shards[1], b->fence(ledger_id(5)));
+  ASSERT_TRUE(fenced) << fenced.error();
+  EXPECT_EQ(fenced.value().last_entry, entry_id(1));
+  auto refused = add(*b, 5, 2, "c");
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error(), errc::ledger_fenced);
+  stop(b);
+}
+
+TEST_F(bookie_test, a_fence_survives_a_crash) {
+  auto b = open();
+  ASSERT_TRUE(add(*b, 5, 0, "a"));
+  ASSERT_TRUE(io::block_on(shards[1], b->fence(ledger_id(5))));
+  fs.crash();
+  b.reset();
+
+  auto reopened = open();
+  auto refused = add(*reopened, 5, 1, "b");
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error(), errc::ledger_fenced);
+  stop(reopened);
+}
+
+TEST_F(bookie_test, fencing_a_ledger_never_written_here_reports_no_entries) {
+  auto b = open();
+  auto fenced = io::block_on(shards[0], b->fence(ledger_id(99)));
+  ASSERT_TRUE(fenced) << fenced.error();
+  EXPECT_EQ(fenced.value().last_entry, entry_id(-1));
+  stop(b);
+}
+
+TEST_F(bookie_test, a_deleted_ledger_is_not_served) {
+  auto b = open();
+  ASSERT_TRUE(add(*b, 9, 0, "x"));
+  ASSERT_TRUE(io::block_on(shards[0], b->delete_ledger(ledger_id(9))));
+  EXPECT_FALSE(read(*b, 9, 0));
+  stop(b);
+}
+
+TEST_F(bookie_test, a_failing_journal_fails_adds_and_reads_go_on) {
+  auto b = open();
+  ASSERT_TRUE(add(*b, 1, 0, "stored"));
+  fs.fail_syncs(true);
+  auto failed = add(*b, 1, 1, "not durable");
+  ASSERT_FALSE(failed);
+  EXPECT_EQ(failed.error(), errc::journal_failed);
+  EXPECT_EQ(text_of(read(*b, 1, 0).value()), "stored");
+  fs.fail_syncs(false);
+  b.reset();
+}
+
+TEST_F(bookie_test, concurrent_adds_from_every_shard_to_many_ledgers_all_complete) {
+  auto b = open(options(2));
+  constexpr int ledgers = 8, per_ledger = 50;
+  std::atomic<int> acked{0}, failed{0};
+  for (int l = 0; l < ledgers; ++l) {
+    io::spawn(shards[l % 2].executor(), [&, l]() -> awaitable<void> {
+      for (int e = 0; e < per_ledger; ++e) {
+        auto r = co_await b->add_entry(ledger_id(l), entry_id(e), entry_id(e - 1), bytes_of(fmt::format("{}:{}", l, e)));
+        (r ? acked : failed).fetch_add(1);
+      }
+    });
+  }
+  while (acked.load() + failed.load() < ledgers * per_ledger) std::this_thread::yield();
+  EXPECT_EQ(failed.load(), 0);
+  for (int l = 0; l < ledgers; ++l) {
+    for (int e = 0; e < per_ledger; ++e) EXPECT_EQ(text_of(read(*b, l, e).value()), fmt::format("{}:{}", l, e));
+  }
+  stop(b);
+}
+
+TEST_F(bookie_test, the_checkpoint_loop_runs_when_the_clock_moves) {
+  auto b = open();
+  ASSERT_TRUE(add(*b, 1, 0, "x"));
+  clock.advance(std::chrono::seconds(1));
+  while (b->stats().checkpoints == 0) std::this_thread::yield();
+  stop(b);
+}
+
+}  // namespace
+}  // namespace magnetar::bookie

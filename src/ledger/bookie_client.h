@@ -1,0 +1,63 @@
+// bookie_client: how the ledger client talks to one bookie. The embedded
+// bookie implements it in-process (local_bookie_client); a networked bookie
+// will implement it over the wire. Coroutines; thread-safe.
+//
+// bookie_directory: the bookies a ledger client may place ensembles on.
+#pragma once
+
+#include "base/ids.h"
+#include "base/result.h"
+#include "io/asio.h"
+#include "wire/shared_bytes.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace magnetar::ledger {
+
+struct fence_response {
+  entry_id last_entry{-1};
+  entry_id last_add_confirmed{-1};
+};
+
+class bookie_client {
+ public:
+  virtual ~bookie_client() = default;
+  virtual awaitable<result<void>> add_entry(ledger_id ledger, entry_id entry, entry_id last_add_confirmed,
+                                            wire::shared_bytes payload) = 0;
+  virtual awaitable<result<wire::shared_bytes>> read_entry(ledger_id ledger, entry_id entry) = 0;
+  virtual awaitable<result<entry_id>> read_last_add_confirmed(ledger_id ledger) = 0;
+  virtual awaitable<result<fence_response>> fence(ledger_id ledger) = 0;
+  virtual awaitable<result<void>> delete_ledger(ledger_id ledger) = 0;
+};
+
+class bookie_directory {
+ public:
+  virtual ~bookie_directory() = default;
+  // The ids of the bookies that take new ensembles, sorted.
+  virtual std::vector<std::string> writable_bookies() const = 0;
+  // The client for a bookie id, or nullptr when it is unknown.
+  virtual bookie_client* client(const std::string& bookie_id) = 0;
+};
+
+// A fixed set of bookies (standalone: the embedded one). Thread-safe after setup.
+class static_bookie_directory final : public bookie_directory {
+ public:
+  void add(std::string id, std::unique_ptr<bookie_client> client) { _clients[std::move(id)] = std::move(client); }
+  std::vector<std::string> writable_bookies() const override {
+    std::vector<std::string> ids;
+    for (const auto& [id, client] : _clients) ids.push_back(id);
+    return ids;
+  }
+  bookie_client* client(const std::string& id) override {
+    auto it = _clients.find(id);
+    return it == _clients.end() ? nullptr : it->second.get();
+  }
+
+ private:
+  std::map<std::string, std::unique_ptr<bookie_client>> _clients;
+};
+
+}  // namespace magnetar::ledger

@@ -1,0 +1,318 @@
+#include "ledger/ledger_client.h"
+
+#include "bookie/errc.h"
+#include "ledger/errc.h"
+#include "io/run_on.h"
+#include "meta/errc.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+
+namespace magnetar::ledger {
+namespace {
+
+constexpr std::string_view id_prefix = "/ledgers/idgen/id-";
+
+// What a writer reports when a bookie refused an add.
+error write_error(ledger_id ledger, std::int64_t entry, const std::string& bookie, const error& cause) {
+  const auto code = cause == bookie::errc::ledger_fenced ? errc::ledger_fenced : errc::write_failed;
+  return error(code, fmt::format("ledger {} entry {} on bookie {}: {}", ledger, entry, bookie, cause.message()));
+}
+
+}  // namespace
+
+// ---- ledger_client ---------------------------------------------------------
+
+result<bookie_client*> ledger_client::client_of(const std::string& bookie_id) {
+  auto* client = _bookies.client(bookie_id);
+  if (client == nullptr) return fail(errc::read_failed, fmt::format("unknown bookie {}", bookie_id));
+  return client;
+}
+
+awaitable<result<ledger_id>> ledger_client::allocate_id() {
+  // A sequential node gives a unique, increasing id that survives restarts.
+  MAGNETAR_CO_TRY(node, co_await _store.put(std::string(id_prefix), "", std::nullopt, {.sequential = true}));
+  const auto id = std::stoll(node.path.substr(id_prefix.size()));
+  MAGNETAR_CO_TRY(co_await _store.remove(node.path, std::nullopt));
+  co_return ledger_id(id);
+}
+
+awaitable<result<std::unique_ptr<ledger_writer>>> ledger_client::create(ledger_config config) {
+  if (config.ensemble_size < 1 || config.write_quorum < 1 || config.ack_quorum < 1 ||
+      config.write_quorum > config.ensemble_size || config.ack_quorum > config.write_quorum) {
+    co_return fail(errc::invalid_config, fmt::format("ensemble {} write quorum {} ack quorum {}: need E >= W >= A >= 1",
+                                                     config.ensemble_size, config.write_quorum, config.ack_quorum));
+  }
+  auto bookies = _bookies.writable_bookies();
+  if (bookies.size() < static_cast<std::size_t>(config.ensemble_size)) {
+    co_return fail(errc::not_enough_bookies, fmt::format("an ensemble of {} needs {} bookies, {} are available",
+                                                         config.ensemble_size, config.ensemble_size, bookies.size()));
+  }
+  MAGNETAR_CO_TRY(id, co_await allocate_id());
+  // Spread ensembles over the bookies, starting at a place given by the id.
+  std::vector<std::string> ensemble;
+  for (int i = 0; i < config.ensemble_size; ++i) {
+    ensemble.push_back(bookies[(static_cast<std::size_t>(id.value()) + i) % bookies.size()]);
+  }
+  ledger_metadata m;
+  m.id = id;
+  m.ensemble_size = config.ensemble_size;
+  m.write_quorum = config.write_quorum;
+  m.ack_quorum = config.ack_quorum;
+  m.ensembles[0] = std::move(ensemble);
+  m.created_ms = std::chrono::duration_cast<std::chrono::milliseconds>(_clock.wall_now().time_since_epoch()).count();
+  m.custom = std::move(config.custom);
+  MAGNETAR_CO_TRY(st, co_await _store.put(ledger_path(id), to_json(m), -1));
+  co_return std::unique_ptr<ledger_writer>(new ledger_writer(*this, std::move(m), st.version));
+}
+
+awaitable<result<std::pair<ledger_metadata, std::int64_t>>> ledger_client::read_metadata(ledger_id id) {
+  MAGNETAR_CO_TRY(node, co_await _store.get(ledger_path(id)));
+  if (!node) co_return fail(errc::no_such_ledger, fmt::format("ledger {}", id));
+  MAGNETAR_CO_TRY(m, ledger_metadata_from_json(node->value));
+  co_return std::pair(std::move(m), node->st.version);
+}
+
+awaitable<result<std::optional<ledger_metadata>>> ledger_client::metadata(ledger_id id) {
+  auto read = co_await read_metadata(id);
+  if (!read) {
+    if (read.error() == errc::no_such_ledger) co_return std::optional<ledger_metadata>();
+    co_return fail(std::move(read).error());
+  }
+  co_return std::optional(std::move(read).value().first);
+}
+
+awaitable<result<std::unique_ptr<ledger_reader>>> ledger_client::open(ledger_id id, bool recover) {
+  MAGNETAR_CO_TRY(read, co_await read_metadata(id));
+  auto [m, version] = std::move(read);
+  entry_id last = m.last_entry;
+  if (m.state != ledger_state::closed) {
+    if (recover) {
+      MAGNETAR_CO_TRY(recovered, co_await this->recover(m, version));
+      last = recovered;
+    } else {
+      // Tailing an open ledger: what its bookies say is confirmed so far.
+      auto reader = std::unique_ptr<ledger_reader>(new ledger_reader(*this, m, entry_id(-1)));
+      MAGNETAR_CO_TRY(lac, co_await reader->read_last_add_confirmed());
+      reader->_last_entry = lac;
+      co_return reader;
+    }
+  }
+  co_return std::unique_ptr<ledger_reader>(new ledger_reader(*this, std::move(m), last));
+}
+
+awaitable<result<entry_id>> ledger_client::recover(ledger_metadata& m, std::int64_t& version) {
+  if (m.state == ledger_state::open) {
+    m.state = ledger_state::in_recovery;
+    MAGNETAR_CO_TRY(st, co_await _store.put(ledger_path(m.id), to_json(m), version));
+    version = st.version;
+  }
+  // Fence every bookie of the last ensemble: after this no writer can add,
+  // and each answers what it holds.
+  const auto& ensemble = m.ensembles.rbegin()->second;
+  std::int64_t lac = -1;
+  for (const auto& bookie_id : ensemble) {
+    MAGNETAR_CO_TRY(client, client_of(bookie_id));
+    auto fenced = co_await client->fence(m.id);
+    if (!fenced) {
+      co_return fail(errc::read_failed, fmt::format("recovering ledger {}: fence on bookie {}: {}", m.id, bookie_id,
+                                                    fenced.error().message()));
+    }
+    lac = std::max(lac, fenced.value().last_add_confirmed.value());
+  }
+  // Entries past the LAC may have reached their ack quorum without the
+  // writer hearing back: take every one some bookie holds.
+  std::int64_t last = lac;
+  for (;;) {
+    auto entry = co_await read_entry(m, entry_id(last + 1));
+    if (!entry) break;
+    m.length += entry.value().size();
+    ++last;
+  }
+  m.state = ledger_state::closed;
+  m.last_entry = entry_id(last);
+  MAGNETAR_CO_TRY(st, co_await _store.put(ledger_path(m.id), to_json(m), version));
+  version = st.version;
+  spdlog::info("ledger {} recovered: closed at entry {} (LAC was {})", m.id, last, lac);
+  co_return entry_id(last);
+}
+
+awaitable<result<void>> ledger_client::remove(ledger_id id) {
+  MAGNETAR_CO_TRY(read, co_await read_metadata(id));
+  MAGNETAR_CO_TRY(co_await _store.remove(ledger_path(id), read.second));
+  std::set<std::string> bookies;
+  for (const auto& [first, ensemble] : read.first.ensembles) bookies.insert(ensemble.begin(), ensemble.end());
+  for (const auto& bookie_id : bookies) {
+    // The metadata is gone, so the ledger is deleted; a bookie that misses
+    // this keeps garbage until a later sweep, which is not built yet.
+    if (auto* client = _bookies.client(bookie_id)) {
+      if (auto dropped = co_await client->delete_ledger(id); !dropped) {
+        spdlog::warn("ledger {}: bookie {} did not delete it: {}", id, bookie_id, dropped.error());
+      }
+    }
+  }
+  co_return success();
+}
+
+awaitable<result<wire::shared_bytes>> ledger_client::read_entry(const ledger_metadata& m, entry_id entry) {
+  std::string failures;
+  for (const auto& bookie_id : m.write_set(entry)) {
+    MAGNETAR_CO_TRY(client, client_of(bookie_id));
+    auto read = co_await client->read_entry(m.id, entry);
+    if (read) co_return std::move(read).value();
+    failures += fmt::format("{}{}: {}", failures.empty() ? "" : "; ", bookie_id, read.error().message());
+  }
+  co_return fail(errc::read_failed, fmt::format("ledger {} entry {}: {}", m.id, entry, failures));
+}
+
+awaitable<result<std::vector<wire::shared_bytes>>> ledger_client::read_range(const ledger_metadata& m, entry_id first,
+                                                                             entry_id last) {
+  std::vector<wire::shared_bytes> entries;
+  for (auto e = first.value(); e <= last.value(); ++e) {
+    MAGNETAR_CO_TRY(entry, co_await read_entry(m, entry_id(e)));
+    entries.push_back(std::move(entry));
+  }
+  co_return entries;
+}
+
+// ---- ledger_reader ---------------------------------------------------------
+
+awaitable<result<std::vector<wire::shared_bytes>>> ledger_reader::read(entry_id first, entry_id last) {
+  if (first.value() < 0 || last < first || last > _last_entry) {
+    co_return fail(errc::entry_beyond_last, fmt::format("ledger {}: read [{}, {}] with the last entry at {}", id(),
+                                                        first, last, _last_entry));
+  }
+  co_return co_await _client.read_range(_metadata, first, last);
+}
+
+awaitable<result<entry_id>> ledger_reader::read_last_add_confirmed() {
+  std::int64_t lac = _last_entry.value();
+  for (const auto& bookie_id : _metadata.ensembles.rbegin()->second) {
+    MAGNETAR_CO_TRY(client, _client.client_of(bookie_id));
+    auto read = co_await client->read_last_add_confirmed(id());
+    if (read) lac = std::max(lac, read.value().value());
+  }
+  _last_entry = entry_id(lac);
+  co_return _last_entry;
+}
+
+// ---- ledger_writer ---------------------------------------------------------
+
+awaitable<result<entry_id>> ledger_writer::add(wire::shared_bytes payload) {
+  if (_closed) co_return fail(errc::ledger_closed, fmt::format("add to ledger {} after close", id()));
+  if (_failure) co_return fail(*_failure);
+  const auto entry = ++_pushed;
+  _length += payload.size();
+  ++_in_flight;
+  auto written = co_await write_to_quorum(entry, _confirmed, std::move(payload));
+  if (!written) {
+    fail_all(std::move(written).error());
+  } else if (entry == _confirmed + 1) {
+    confirm(entry);
+  } else {
+    // Acked ahead of an earlier entry: wait for it to be confirmed.
+    _acked_ahead.insert(entry);
+    auto waiter = std::make_shared<io::oneshot_signal>(co_await asio::this_coro::executor);
+    _waiters[entry] = waiter;
+    co_await waiter->wait();
+  }
+  if (--_in_flight == 0 && _drained) _drained->fire();
+  if (_failure && _confirmed < entry) co_return fail(*_failure);
+  co_return entry_id(entry);
+}
+
+awaitable<result<void>> ledger_writer::write_to_quorum(std::int64_t entry, std::int64_t lac,
+                                                       wire::shared_bytes payload) {
+  const auto bookies = _metadata.write_set(entry_id(entry));
+  if (bookies.size() == 1) {
+    MAGNETAR_CO_TRY(client, _client.client_of(bookies[0]));
+    auto added = co_await client->add_entry(id(), entry_id(entry), entry_id(lac), std::move(payload));
+    if (!added) co_return fail(write_error(id(), entry, bookies[0], added.error()));
+    co_return success();
+  }
+  // Several bookies: send to all, complete at the ack quorum (or as soon as
+  // the quorum can no longer be reached).
+  struct quorum_state {
+    int acks = 0, failures = 0;
+    std::optional<error> last_failure;
+    io::oneshot_signal reached;
+    explicit quorum_state(asio::any_io_executor ex) : reached(std::move(ex)) {}
+  };
+  auto executor = co_await asio::this_coro::executor;
+  auto state = std::make_shared<quorum_state>(executor);
+  const int needed = _metadata.ack_quorum, tolerable = static_cast<int>(bookies.size()) - needed;
+  for (const auto& bookie_id : bookies) {
+    MAGNETAR_CO_TRY(client, _client.client_of(bookie_id));
+    io::spawn(executor, [=, ledger = id()]() -> awaitable<void> {
+      auto added = co_await client->add_entry(ledger, entry_id(entry), entry_id(lac), payload);
+      if (added) {
+        if (++state->acks == needed) state->reached.fire();
+      } else {
+        state->last_failure = write_error(ledger, entry, bookie_id, added.error());
+        if (++state->failures > tolerable) state->reached.fire();
+      }
+    });
+  }
+  co_await state->reached.wait();
+  if (state->acks >= needed) co_return success();
+  co_return fail(*state->last_failure);
+}
+
+void ledger_writer::confirm(std::int64_t entry) {
+  _confirmed = entry;
+  while (!_acked_ahead.empty() && *_acked_ahead.begin() == _confirmed + 1) {
+    _confirmed = *_acked_ahead.begin();
+    _acked_ahead.erase(_acked_ahead.begin());
+  }
+  while (!_waiters.empty() && _waiters.begin()->first <= _confirmed) {
+    _waiters.begin()->second->fire();
+    _waiters.erase(_waiters.begin());
+  }
+}
+
+void ledger_writer::fail_all(error e) {
+  if (!_failure) {
+    spdlog::warn("ledger {}: writer failed: {}", id(), e.message());
+    _failure = std::move(e);
+  }
+  // Entries acked past a failed one are not confirmed: wake them to fail.
+  for (auto& [entry, waiter] : _waiters) waiter->fire();
+  _waiters.clear();
+  _acked_ahead.clear();
+}
+
+awaitable<result<void>> ledger_writer::close() {
+  if (_closed) co_return success();
+  _closed = true;
+  if (_in_flight > 0) {
+    _drained = std::make_shared<io::oneshot_signal>(co_await asio::this_coro::executor);
+    co_await _drained->wait();
+  }
+  auto m = _metadata;
+  m.state = ledger_state::closed;
+  m.last_entry = entry_id(_confirmed);
+  m.length = _length;
+  auto put = co_await _client._store.put(ledger_path(id()), to_json(m), _version);
+  if (!put) {
+    if (put.error() == meta::errc::bad_version) {
+      co_return fail(errc::ledger_fenced, fmt::format("closing ledger {}: another client recovered it", id()));
+    }
+    co_return fail(std::move(put).error());
+  }
+  _metadata = std::move(m);
+  _version = put.value().version;
+  co_return success();
+}
+
+awaitable<result<std::vector<wire::shared_bytes>>> ledger_writer::read(entry_id first, entry_id last) {
+  if (first.value() < 0 || last < first || last.value() > _confirmed) {
+    co_return fail(errc::entry_beyond_last, fmt::format("ledger {}: read [{}, {}] with the LAC at {}", id(), first,
+                                                        last, _confirmed));
+  }
+  co_return co_await _client.read_range(_metadata, first, last);
+}
+
+}  // namespace magnetar::ledger

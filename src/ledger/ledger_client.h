@@ -1,0 +1,132 @@
+// ledger_client: creates, opens, recovers and deletes ledgers (BookKeeper's
+// client): append-only sequences of entries stored on bookies, with their
+// metadata in the metadata store.
+//
+// ledger_writer appends: adds are pipelined (many in flight) and complete in
+// entry order once each has reached its ack quorum; the last add confirmed
+// (LAC) rides on every add. ledger_reader reads a ledger; opening with
+// recovery first fences the ledger on its bookies (the old writer can add no
+// more), finds the last entry any bookie holds past the LAC, and closes the
+// ledger there, so that no entry a writer was told is durable is left out.
+//
+// Not built yet: ensemble changes (a failed bookie is not replaced; the
+// writer fails and its owner starts a new ledger, as a managed ledger does)
+// and re-replication of under-replicated entries during recovery.
+//
+// Threading: ledger_client is thread-safe; a writer or reader is used from one
+// shard at a time.
+#pragma once
+
+#include "base/clock.h"
+#include "base/result.h"
+#include "io/asio.h"
+#include "io/oneshot_signal.h"
+#include "ledger/bookie_client.h"
+#include "ledger/ledger_metadata.h"
+#include "meta/store.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <vector>
+
+namespace magnetar::ledger {
+
+struct ledger_config {
+  int ensemble_size = 1;
+  int write_quorum = 1;
+  int ack_quorum = 1;
+  std::map<std::string, std::string> custom;
+};
+
+class ledger_client;
+
+class ledger_writer {
+ public:
+  ledger_id id() const { return _metadata.id; }
+  const ledger_metadata& metadata() const { return _metadata; }
+  entry_id last_add_confirmed() const { return entry_id(_confirmed); }
+  entry_id last_add_pushed() const { return entry_id(_pushed); }
+  std::uint64_t length() const { return _length; }
+  bool failed() const { return _failure.has_value(); }
+
+  // The new entry's id, once it and every entry before it are durable.
+  awaitable<result<entry_id>> add(wire::shared_bytes payload);
+  // Waits for the adds in flight, then records the ledger closed at its LAC.
+  awaitable<result<void>> close();
+  // Entries [first, last], all at or below the LAC.
+  awaitable<result<std::vector<wire::shared_bytes>>> read(entry_id first, entry_id last);
+
+ private:
+  friend class ledger_client;
+  ledger_writer(ledger_client& client, ledger_metadata metadata, std::int64_t version)
+      : _client(client), _metadata(std::move(metadata)), _version(version) {}
+  awaitable<result<void>> write_to_quorum(std::int64_t entry, std::int64_t lac, wire::shared_bytes payload);
+  void confirm(std::int64_t entry);
+  void fail_all(error e);
+
+  ledger_client& _client;
+  ledger_metadata _metadata;
+  std::int64_t _version;
+  std::int64_t _pushed = -1;
+  std::int64_t _confirmed = -1;
+  std::uint64_t _length = 0;
+  std::set<std::int64_t> _acked_ahead;  // quorum-acked, waiting for an earlier entry
+  std::map<std::int64_t, std::shared_ptr<io::oneshot_signal>> _waiters;
+  std::optional<error> _failure;
+  bool _closed = false;
+  std::size_t _in_flight = 0;
+  std::shared_ptr<io::oneshot_signal> _drained;
+};
+
+class ledger_reader {
+ public:
+  ledger_id id() const { return _metadata.id; }
+  const ledger_metadata& metadata() const { return _metadata; }
+  // The last entry: the closed ledger's, else the LAC known when opened.
+  entry_id last_entry() const { return _last_entry; }
+
+  awaitable<result<std::vector<wire::shared_bytes>>> read(entry_id first, entry_id last);
+  // Asks the bookies again (for an open ledger whose writer goes on).
+  awaitable<result<entry_id>> read_last_add_confirmed();
+
+ private:
+  friend class ledger_client;
+  ledger_reader(ledger_client& client, ledger_metadata metadata, entry_id last)
+      : _client(client), _metadata(std::move(metadata)), _last_entry(last) {}
+
+  ledger_client& _client;
+  ledger_metadata _metadata;
+  entry_id _last_entry;
+};
+
+class ledger_client {
+ public:
+  ledger_client(meta::store& store, bookie_directory& bookies, base::clock& clock)
+      : _store(store), _bookies(bookies), _clock(clock) {}
+
+  awaitable<result<std::unique_ptr<ledger_writer>>> create(ledger_config config);
+  awaitable<result<std::unique_ptr<ledger_reader>>> open(ledger_id id, bool recover);
+  // Removes the metadata, then asks the bookies to drop the entries.
+  awaitable<result<void>> remove(ledger_id id);
+  awaitable<result<std::optional<ledger_metadata>>> metadata(ledger_id id);
+
+ private:
+  friend class ledger_writer;
+  friend class ledger_reader;
+  awaitable<result<ledger_id>> allocate_id();
+  awaitable<result<std::pair<ledger_metadata, std::int64_t>>> read_metadata(ledger_id id);
+  awaitable<result<entry_id>> recover(ledger_metadata& metadata, std::int64_t& version);
+  // One entry from the first bookie of its write set that has it.
+  awaitable<result<wire::shared_bytes>> read_entry(const ledger_metadata& metadata, entry_id entry);
+  awaitable<result<std::vector<wire::shared_bytes>>> read_range(const ledger_metadata& metadata, entry_id first,
+                                                                entry_id last);
+  result<bookie_client*> client_of(const std::string& bookie_id);
+
+  meta::store& _store;
+  bookie_directory& _bookies;
+  base::clock& _clock;
+};
+
+}  // namespace magnetar::ledger

@@ -1,0 +1,34 @@
+// local_bookie_client: the bookie_client of a bookie in this process.
+// Calls go straight to bookie::bookie; no copy, no socket. Thread-safe.
+#pragma once
+
+#include "bookie/bookie.h"
+#include "ledger/bookie_client.h"
+
+namespace magnetar::ledger {
+
+class local_bookie_client final : public bookie_client {
+ public:
+  explicit local_bookie_client(bookie::bookie& b) : _bookie(b) {}
+
+  awaitable<result<void>> add_entry(ledger_id ledger, entry_id entry, entry_id lac, wire::shared_bytes payload) override {
+    return _bookie.add_entry(ledger, entry, lac, std::move(payload));
+  }
+  awaitable<result<wire::shared_bytes>> read_entry(ledger_id ledger, entry_id entry) override {
+    return _bookie.read_entry(ledger, entry);
+  }
+  awaitable<result<entry_id>> read_last_add_confirmed(ledger_id ledger) override {
+    return _bookie.read_last_add_confirmed(ledger);
+  }
+  awaitable<result<fence_response>> fence(ledger_id ledger) override {
+    auto fenced = co_await _bookie.fence(ledger);
+    if (!fenced) co_return fail(std::move(fenced).error());
+    co_return fence_response{fenced.value().last_entry, fenced.value().last_add_confirmed};
+  }
+  awaitable<result<void>> delete_ledger(ledger_id ledger) override { return _bookie.delete_ledger(ledger); }
+
+ private:
+  bookie::bookie& _bookie;
+};
+
+}  // namespace magnetar::ledger

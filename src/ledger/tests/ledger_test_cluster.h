@@ -1,0 +1,93 @@
+// A test cluster in one process: a metadata store and N bookies on a
+// faulty file system over a temp directory, plus a ledger client.
+#pragma once
+
+#include "bookie/bookie.h"
+#include "io/block_on.h"
+#include "io/blocking_pool.h"
+#include "io/faulty_file_system.h"
+#include "io/running_shards.h"
+#include "io/temp_directory.h"
+#include "ledger/ledger_client.h"
+#include "ledger/local_bookie_client.h"
+#include "meta/rocksdb_store.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace magnetar::ledger::testing {
+
+class test_cluster {
+ public:
+  explicit test_cluster(int bookie_count = 1) : _bookie_count(bookie_count) {
+    _store = std::make_unique<meta::rocksdb_store>(meta::rocksdb_store::options{dir / "meta", clock, &pool});
+    EXPECT_TRUE(io::block_on(shards[0], _store->start()));
+    start_bookies();
+  }
+  ~test_cluster() {
+    stop_bookies();
+    io::block_on(shards[0], _store->stop());
+  }
+
+  // Plays a power cut on every bookie: unsynced data is lost, the processes die.
+  void crash_and_restart_bookies() {
+    fs.crash();
+    client.reset();
+    directory.reset();
+    _bookies.clear();  // destroyed without stop(): no final flush
+    start_bookies();
+  }
+
+  bookie::bookie& bookie_at(int i) { return *_bookies[i]; }
+
+  template <class T>
+  T run(awaitable<T> work) {
+    return io::block_on(shards[0], std::move(work));
+  }
+
+  io::temp_directory dir{"ledger-test"};
+  io::faulty_file_system fs;
+  io::running_shards shards{2};
+  io::blocking_pool pool{2};
+  base::manual_clock clock;
+  std::unique_ptr<static_bookie_directory> directory;
+  std::unique_ptr<ledger_client> client;
+
+ private:
+  void start_bookies() {
+    directory = std::make_unique<static_bookie_directory>();
+    for (int i = 0; i < _bookie_count; ++i) {
+      bookie::bookie_options o;
+      o.journal_directories = {dir / fmt::format("bookie-{}/journal", i)};
+      o.ledger_directory = dir / fmt::format("bookie-{}/ledgers", i);
+      o.fs = &fs;
+      o.journal.preallocate_bytes = 64 << 10;
+      auto b = bookie::bookie::open(o, shards.set(), pool, clock);
+      EXPECT_TRUE(b) << b.error();
+      b.value()->start();
+      directory->add(fmt::format("bookie-{}", i), std::make_unique<local_bookie_client>(*b.value()));
+      _bookies.push_back(std::move(b).value());
+    }
+    client = std::make_unique<ledger_client>(*_store, *directory, clock);
+  }
+  void stop_bookies() {
+    client.reset();
+    directory.reset();
+    for (auto& b : _bookies) io::block_on(shards[1], b->stop());
+    _bookies.clear();
+  }
+
+  int _bookie_count;
+  std::unique_ptr<meta::rocksdb_store> _store;
+  std::vector<std::unique_ptr<bookie::bookie>> _bookies;
+};
+
+inline wire::shared_bytes bytes_of(const std::string& text) {
+  return wire::shared_bytes::copy_of(std::as_bytes(std::span(text)));
+}
+inline std::string text_of(const wire::shared_bytes& bytes) { return std::string(bytes.as_chars()); }
+
+}  // namespace magnetar::ledger::testing
