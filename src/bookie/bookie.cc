@@ -119,10 +119,25 @@ awaitable<result<void>> bookie::add_on_owner(ledger_id ledger, entry_id entry, e
     co_return fail(errc::ledger_fenced, fmt::format("add ledger {} entry {}: the ledger is fenced", ledger, entry));
   }
   MAGNETAR_CO_TRY(_storage->add_entry(ledger, entry, payload, lac));
+  request_checkpoint_if_cache_filling(payload.size());
   const journal_record record{journal_record_type::add_entry, ledger, entry, lac, payload.span()};
   MAGNETAR_CO_TRY(co_await journal_of(ledger).append(std::span(&record, 1)));
   _adds.fetch_add(1, std::memory_order_relaxed);
   co_return success();
+}
+
+void bookie::request_checkpoint_if_cache_filling(std::size_t added) {
+  // Flush when half the write cache is used, so that adds find room in the
+  // other half instead of running a flush on this shard (storage does that
+  // when its cache is full).
+  const auto unflushed = _unflushed_bytes.fetch_add(added, std::memory_order_relaxed) + added;
+  if (unflushed < _options.storage.write_cache_bytes / 2) return;
+  if (_checkpoint_requested.exchange(true, std::memory_order_acq_rel)) return;
+  io::spawn(_shards[0].executor(), [this]() -> awaitable<void> {
+    auto pass = _gate.enter();
+    if (!pass) co_return;
+    if (auto done = co_await checkpoint(); !done) spdlog::error("bookie: checkpoint failed: {}", done.error());
+  });
 }
 
 awaitable<result<wire::shared_bytes>> bookie::read_entry(ledger_id ledger, entry_id entry) {
@@ -175,6 +190,9 @@ awaitable<result<void>> bookie::checkpoint() {
 }
 
 awaitable<result<void>> bookie::checkpoint_now() {
+  // Adds from here on count toward the next checkpoint.
+  _unflushed_bytes.store(0, std::memory_order_relaxed);
+  _checkpoint_requested.store(false, std::memory_order_release);
   std::vector<std::uint64_t> marks;
   for (auto& j : _journals) marks.push_back(j->checkpoint_mark());
   MAGNETAR_CO_TRY(co_await _pool.run([this] { return _storage->flush(); }));

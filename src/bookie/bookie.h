@@ -5,7 +5,8 @@
 // completes when its journal record is durable. A fence marks the ledger
 // closed to adds, journals that, and answers the last entry stored, so that a
 // recovering client finds every entry any writer was ever told is durable.
-// A background loop checkpoints: it flushes ledger storage and then reclaims
+// A background loop checkpoints (every checkpoint_interval, and as soon as
+// half the write cache is used): it flushes ledger storage and then reclaims
 // the journal files whose entries the flush made durable elsewhere.
 //
 // Ordering: the operations on one ledger run on the shard that owns it (by
@@ -97,6 +98,7 @@ class bookie {
   awaitable<result<fence_result>> fence_on_owner(ledger_id ledger);
   awaitable<void> checkpoint_loop();
   awaitable<result<void>> checkpoint_now();
+  void request_checkpoint_if_cache_filling(std::size_t added);
 
   const bookie_options _options;
   io::shard_set& _shards;
@@ -108,6 +110,8 @@ class bookie {
   std::optional<io::timer> _checkpoint_timer;  // on shard 0
   std::shared_ptr<io::oneshot_signal> _running_checkpoint;  // on shard 0
   std::atomic<bool> _stopping{false};
+  std::atomic<std::uint64_t> _unflushed_bytes{0};
+  std::atomic<bool> _checkpoint_requested{false};
   bool _stopped = false;
   std::atomic<std::uint64_t> _adds{0}, _reads{0}, _checkpoints{0};
   std::uint64_t _replayed = 0;

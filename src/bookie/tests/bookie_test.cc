@@ -170,6 +170,16 @@ TEST_F(bookie_test, concurrent_adds_from_every_shard_to_many_ledgers_all_complet
   stop(b);
 }
 
+TEST_F(bookie_test, a_half_full_write_cache_starts_a_checkpoint_without_the_clock) {
+  auto o = options();
+  o.storage.write_cache_bytes = 64 << 10;
+  auto b = open(o);
+  const std::string payload(4096, 'w');
+  for (int i = 0; i < 8; ++i) ASSERT_TRUE(add(*b, 1, i, payload));  // 32 KiB: half the cache
+  while (b->stats().checkpoints == 0) std::this_thread::yield();
+  stop(b);
+}
+
 TEST_F(bookie_test, the_checkpoint_loop_runs_when_the_clock_moves) {
   auto b = open();
   ASSERT_TRUE(add(*b, 1, 0, "x"));
