@@ -12,7 +12,7 @@ namespace {
 void ledger_add(benchmark::State& state) {
   const auto payload_size = static_cast<std::size_t>(state.range(0));
   const auto in_flight = state.range(1);
-  testing::test_cluster cluster;
+  testing::test_cluster cluster(1, /*faults=*/false);
   auto writer = cluster.run(cluster.client->create({})).value();
   const std::string text(payload_size, 'p');
   const auto payload = wire::shared_bytes::copy_of(std::as_bytes(std::span(text)));

@@ -1,5 +1,6 @@
 // A test cluster in one process: a metadata store and N bookies on a
-// faulty file system over a temp directory, plus a ledger client.
+// faulty file system (or the plain one) over a temp directory, plus a ledger
+// client.
 #pragma once
 
 #include "bookie/bookie.h"
@@ -22,7 +23,10 @@ namespace magnetar::ledger::testing {
 
 class test_cluster {
  public:
-  explicit test_cluster(int bookie_count = 1) : _bookie_count(bookie_count) {
+  // Benchmarks pass faults = false: the bookies then write through the plain
+  // POSIX file system, without the fault layer's bookkeeping.
+  explicit test_cluster(int bookie_count = 1, bool faults = true)
+      : _bookie_count(bookie_count), _fs(faults ? static_cast<io::file_system*>(&fs) : &io::posix_file_system()) {
     _store = std::make_unique<meta::rocksdb_store>(meta::rocksdb_store::options{dir / "meta", clock, &pool});
     EXPECT_TRUE(io::block_on(shards[0], _store->start()));
     start_bookies();
@@ -63,7 +67,7 @@ class test_cluster {
       bookie::bookie_options o;
       o.journal_directories = {dir / fmt::format("bookie-{}/journal", i)};
       o.ledger_directory = dir / fmt::format("bookie-{}/ledgers", i);
-      o.fs = &fs;
+      o.fs = _fs;
       o.journal.preallocate_bytes = 64 << 10;
       auto b = bookie::bookie::open(o, shards.set(), pool, clock);
       EXPECT_TRUE(b) << b.error();
@@ -81,6 +85,7 @@ class test_cluster {
   }
 
   int _bookie_count;
+  io::file_system* _fs;
   std::unique_ptr<meta::rocksdb_store> _store;
   std::vector<std::unique_ptr<bookie::bookie>> _bookies;
 };
