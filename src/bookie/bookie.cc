@@ -13,7 +13,7 @@ bookie::bookie(const bookie_options& options, io::shard_set& shards, io::blockin
     : _options(options), _shards(shards), _pool(pool), _clock(clock) {}
 
 bookie::~bookie() {
-  if (!_stopped) {
+  if (_started && !_stopped) {
     // Destroyed without stop(), as a test does to play a crash: end the
     // checkpoint loop and wait for operations in flight, but flush nothing.
     io::block_on(_shards[0], [this]() -> awaitable<void> {
@@ -53,10 +53,13 @@ result<void> bookie::replay() {
   for (auto& j : _journals) {
     MAGNETAR_TRY(scan, j->replay([&](const journal_record& r) -> result<void> {
       ++_replayed;
-      if (r.type == journal_record_type::fence) return _storage->fence(r.ledger);
-      auto added = _storage->add_entry(r.ledger, r.entry, wire::shared_bytes::copy_of(r.payload), r.last_add_confirmed);
-      if (!added && added.error() == errc::ledger_deleted) return success();
-      return added;
+      // A ledger deleted since its records were journaled stays deleted.
+      auto replayed = r.type == journal_record_type::fence
+                          ? _storage->fence(r.ledger)
+                          : _storage->add_entry(r.ledger, r.entry, wire::shared_bytes::copy_of(r.payload),
+                                                r.last_add_confirmed);
+      if (!replayed && replayed.error() == errc::ledger_deleted) return success();
+      return replayed;
     }));
     spdlog::info("bookie: journal {} replayed {} records", j->directory(), scan.records);
   }
@@ -70,13 +73,15 @@ result<void> bookie::replay() {
 }
 
 void bookie::start() {
+  _started = true;
   _checkpoint_timer.emplace(_shards[0].executor(), _clock);
-  io::spawn(_shards[0].executor(), [this]() -> awaitable<void> { co_await checkpoint_loop(); });
+  auto pass = _gate.enter();  // held by the loop; stop() cancels the timer first
+  if (!pass) return;
+  io::spawn(_shards[0].executor(), [this, pass = std::make_shared<io::gate::pass>(std::move(pass).value())]()
+                                       -> awaitable<void> { co_await checkpoint_loop(); });
 }
 
 awaitable<void> bookie::checkpoint_loop() {
-  auto pass = _gate.enter();
-  if (!pass) co_return;
   while (!_stopping.load()) {
     if (!co_await _checkpoint_timer->wait_for(_options.checkpoint_interval)) co_return;  // cancelled by stop()
     if (auto done = co_await checkpoint(); !done) {
@@ -86,7 +91,7 @@ awaitable<void> bookie::checkpoint_loop() {
 }
 
 awaitable<void> bookie::stop() {
-  _stopping.store(true);
+  if (_stopping.exchange(true)) co_return;
   if (_checkpoint_timer) {
     co_await io::run_on(_shards[0], [this] { _checkpoint_timer->cancel(); });
   }
@@ -118,10 +123,14 @@ awaitable<result<void>> bookie::add_on_owner(ledger_id ledger, entry_id entry, e
   if (state && state.value().fenced) {
     co_return fail(errc::ledger_fenced, fmt::format("add ledger {} entry {}: the ledger is fenced", ledger, entry));
   }
+  // What the journal will refuse must not reach storage either: a failed add
+  // must not become readable.
+  auto& j = journal_of(ledger);
+  MAGNETAR_CO_TRY(j.check_append(payload.size()));
   MAGNETAR_CO_TRY(_storage->add_entry(ledger, entry, payload, lac));
   request_checkpoint_if_cache_filling(payload.size());
   const journal_record record{journal_record_type::add_entry, ledger, entry, lac, payload.span()};
-  MAGNETAR_CO_TRY(co_await journal_of(ledger).append(std::span(&record, 1)));
+  MAGNETAR_CO_TRY(co_await j.append(std::span(&record, 1)));
   _adds.fetch_add(1, std::memory_order_relaxed);
   co_return success();
 }
@@ -133,9 +142,10 @@ void bookie::request_checkpoint_if_cache_filling(std::size_t added) {
   const auto unflushed = _unflushed_bytes.fetch_add(added, std::memory_order_relaxed) + added;
   if (unflushed < _options.storage.write_cache_bytes / 2) return;
   if (_checkpoint_requested.exchange(true, std::memory_order_acq_rel)) return;
-  io::spawn(_shards[0].executor(), [this]() -> awaitable<void> {
-    auto pass = _gate.enter();
-    if (!pass) co_return;
+  auto pass = _gate.enter();  // before the spawn: stop() must wait for this checkpoint
+  if (!pass) return;
+  io::spawn(_shards[0].executor(), [this, pass = std::make_shared<io::gate::pass>(std::move(pass).value())]()
+                                       -> awaitable<void> {
     if (auto done = co_await checkpoint(); !done) spdlog::error("bookie: checkpoint failed: {}", done.error());
   });
 }

@@ -112,6 +112,7 @@ class bookie {
   std::atomic<bool> _stopping{false};
   std::atomic<std::uint64_t> _unflushed_bytes{0};
   std::atomic<bool> _checkpoint_requested{false};
+  bool _started = false;
   bool _stopped = false;
   std::atomic<std::uint64_t> _adds{0}, _reads{0}, _checkpoints{0};
   std::uint64_t _replayed = 0;

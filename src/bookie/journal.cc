@@ -75,6 +75,16 @@ result<journal_scan> journal::replay(const std::function<result<void>(const jour
   return total;
 }
 
+result<void> journal::check_append(std::size_t payload_bytes) const {
+  if (payload_bytes > _options.max_record_bytes) {
+    return fail(errc::too_large, fmt::format("an entry of {} bytes (limit {})", payload_bytes, _options.max_record_bytes));
+  }
+  std::lock_guard lock(_mutex);
+  if (_failure) return fail(*_failure);
+  if (_stopping) return fail(errc::journal_failed, _options.directory + " is stopped");
+  return success();
+}
+
 void journal::append(std::span<const journal_record> records, completion done) {
   for (const auto& record : records) {
     if (record.payload.size() > _options.max_record_bytes) {
@@ -95,7 +105,9 @@ void journal::append(std::span<const journal_record> records, completion done) {
   for (const auto& record : records) append_journal_record(_queued.bytes, record);
   _queued.records += records.size();
   _queued.completions.push_back(std::move(done));
-  const bool wake = _writer_idle && (_options.max_group_wait.count() == 0 ||
+  // Wake an idle writer for the first record of a group; a writer holding a
+  // group back (max_group_wait) re-checks its byte bound when woken again.
+  const bool wake = _writer_idle && (_queued.completions.size() == 1 || _options.max_group_wait.count() == 0 ||
                                      _queued.bytes.size() >= _options.max_group_bytes);
   lock.unlock();
   if (wake) _wake_writer.notify_one();

@@ -72,13 +72,17 @@ class journal {
   // The payloads are copied before append returns.
   void append(std::span<const journal_record> records, completion done);
 
+  // The error append() would give a record of this size right now
+  // (too_large, or journal_failed once the journal has failed or stopped).
+  result<void> check_append(std::size_t payload_bytes) const;
+
   // Completes, on the caller's executor, once the records are durable:
   // success, or journal_failed (after a write or sync error the journal takes
   // no more records), or too_large.
   awaitable<result<void>> append(std::span<const journal_record> records);
 
-  // A mark for a checkpoint: every record appended before it is in a file
-  // older than the mark, or in the mark's file.
+  // A mark for a checkpoint: every record appended before it is in the
+  // mark's file or a later one, or in an older file that is fully written.
   std::uint64_t checkpoint_mark() const;
   // Removes the files wholly before `mark` (their entries are flushed).
   result<void> reclaim(std::uint64_t mark);

@@ -11,6 +11,7 @@ std::string_view describe(errc e) {
     case errc::not_enough_bookies: return "not enough bookies";
     case errc::write_failed: return "write failed";
     case errc::read_failed: return "read failed";
+    case errc::no_such_entry: return "no such entry";
     case errc::entry_beyond_last: return "entry beyond the last";
     case errc::bad_metadata: return "bad ledger metadata";
     case errc::invalid_config: return "invalid ledger configuration";

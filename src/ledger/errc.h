@@ -16,6 +16,7 @@ enum class errc {
   not_enough_bookies,    // fewer bookies available than the ensemble needs
   write_failed,          // an add did not reach its ack quorum; the writer takes no more adds
   read_failed,           // no bookie of the write set could serve the entry
+  no_such_entry,         // every bookie of the write set answered that it has no such entry
   entry_beyond_last,     // a read past the last confirmed entry
   bad_metadata,          // stored ledger metadata that does not parse
   invalid_config,        // ensemble, write and ack quorum sizes that do not fit

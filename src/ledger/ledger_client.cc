@@ -125,10 +125,16 @@ awaitable<result<entry_id>> ledger_client::recover(ledger_metadata& m, std::int6
   }
   // Entries past the LAC may have reached their ack quorum without the
   // writer hearing back: take every one some bookie holds.
+  // Stop only where every bookie of the write set says the entry does not
+  // exist: any other failure could hide an acknowledged entry, so recovery
+  // fails and is retried later instead.
   std::int64_t last = lac;
   for (;;) {
     auto entry = co_await read_entry(m, entry_id(last + 1));
-    if (!entry) break;
+    if (!entry) {
+      if (entry.error() == errc::no_such_entry) break;
+      co_return fail(entry.error().code(), fmt::format("recovering ledger {}: {}", m.id, entry.error().detail()));
+    }
     m.length += entry.value().size();
     ++last;
   }
@@ -159,13 +165,17 @@ awaitable<result<void>> ledger_client::remove(ledger_id id) {
 
 awaitable<result<wire::shared_bytes>> ledger_client::read_entry(const ledger_metadata& m, entry_id entry) {
   std::string failures;
+  bool all_missing = true;
   for (const auto& bookie_id : m.write_set(entry)) {
     MAGNETAR_CO_TRY(client, client_of(bookie_id));
     auto read = co_await client->read_entry(m.id, entry);
     if (read) co_return std::move(read).value();
+    all_missing = all_missing && (read.error() == bookie::errc::entry_not_found ||
+                                  read.error() == bookie::errc::ledger_not_found);
     failures += fmt::format("{}{}: {}", failures.empty() ? "" : "; ", bookie_id, read.error().message());
   }
-  co_return fail(errc::read_failed, fmt::format("ledger {} entry {}: {}", m.id, entry, failures));
+  co_return fail(all_missing ? errc::no_such_entry : errc::read_failed,
+                 fmt::format("ledger {} entry {}: {}", m.id, entry, failures));
 }
 
 awaitable<result<std::vector<wire::shared_bytes>>> ledger_client::read_range(const ledger_metadata& m, entry_id first,
@@ -210,6 +220,8 @@ awaitable<result<entry_id>> ledger_writer::add(wire::shared_bytes payload) {
   auto written = co_await write_to_quorum(entry, _confirmed, std::move(payload));
   if (!written) {
     fail_all(std::move(written).error());
+  } else if (_failure) {
+    // An earlier entry failed: this one can never be confirmed; no waiting.
   } else if (entry == _confirmed + 1) {
     confirm(entry);
   } else {

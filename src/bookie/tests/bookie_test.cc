@@ -138,6 +138,28 @@ TEST_F(bookie_test, a_deleted_ledger_is_not_served) {
   stop(b);
 }
 
+TEST_F(bookie_test, a_ledger_fenced_then_deleted_does_not_stop_the_next_start) {
+  auto b = open();
+  ASSERT_TRUE(add(*b, 4, 0, "x"));
+  ASSERT_TRUE(io::block_on(shards[0], b->fence(ledger_id(4))));
+  ASSERT_TRUE(io::block_on(shards[0], b->delete_ledger(ledger_id(4))));
+  stop(b);
+  auto reopened = bookie::open(options(), shards.set(), pool, clock);
+  ASSERT_TRUE(reopened) << reopened.error();
+  EXPECT_FALSE(read(*reopened.value(), 4, 0));
+}
+
+TEST_F(bookie_test, an_entry_the_journal_refuses_is_not_stored) {
+  auto o = options();
+  o.journal.max_record_bytes = 8;
+  auto b = open(o);
+  auto refused = add(*b, 2, 0, "more than eight bytes");
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error(), errc::too_large);
+  EXPECT_FALSE(read(*b, 2, 0)) << "a failed add must not become readable";
+  stop(b);
+}
+
 TEST_F(bookie_test, a_failing_journal_fails_adds_and_reads_go_on) {
   auto b = open();
   ASSERT_TRUE(add(*b, 1, 0, "stored"));

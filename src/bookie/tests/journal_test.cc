@@ -106,6 +106,14 @@ TEST_F(journal_test, one_sync_covers_every_record_that_queued_meanwhile) {
   EXPECT_EQ(j->stats().records, 100u);
 }
 
+TEST_F(journal_test, a_lone_small_append_completes_when_groups_are_held_back) {
+  auto o = options();
+  o.max_group_wait = std::chrono::microseconds(500);
+  o.max_group_bytes = 1 << 20;
+  auto j = open(o);
+  EXPECT_TRUE(append(*j, {add(1, 0, "alone")})) << "the writer must wake for the first record of a group";
+}
+
 TEST_F(journal_test, a_crash_during_the_sync_loses_only_unacknowledged_records) {
   auto j = open();
   ASSERT_TRUE(append(*j, {add(1, 0, "acked")}));
