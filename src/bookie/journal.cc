@@ -40,38 +40,42 @@ result<std::unique_ptr<journal>> journal::open(const journal_options& options) {
 journal::~journal() { stop(); }
 
 result<journal_scan> journal::replay(const std::function<result<void>(const journal_record&)>& visit) {
+  // Only the file being written at a crash can end mid-record or lack its
+  // header (a crash while a new file was created): records are synced before
+  // the journal moves to a newer file. So a damaged file is the unacknowledged
+  // tail only if no newer file holds records; otherwise synced data was lost,
+  // and the bookie must not start as if nothing happened.
   journal_scan total;
+  std::optional<std::string> damage;  // the latest damaged file, not yet explained
   for (std::size_t i = 0; i < _replay_files.size(); ++i) {
     const auto path = path_of(_options, _replay_files[i]);
     MAGNETAR_TRY(file, _options.fs->open(path, io::open_mode::read_only));
     MAGNETAR_TRY(size, file->size());
     std::vector<std::byte> bytes(size);
     MAGNETAR_TRY(file->read_at(0, bytes));
-    if (size < journal_header_size) {
-      // A crash right after creating the file, before its header was synced.
-      spdlog::warn("journal {}: {} bytes, no complete header; skipped", path, size);
+    if (size < journal_header_size || !decode_journal_header(bytes)) {
+      damage = fmt::format("{}: no valid header ({} bytes)", path, size);
       continue;
     }
-    auto sequence = decode_journal_header(bytes);
-    if (!sequence) return fail(sequence.error().code(), path + ": " + sequence.error().detail());
     result<void> visited = success();
     auto scan = scan_journal_records(std::span(bytes).subspan(journal_header_size), [&](const journal_record& r) {
       if (visited) visited = visit(r);
     });
     MAGNETAR_TRY(std::move(visited));
+    if (scan.records > 0 && damage) {
+      return fail(errc::corrupt_record, fmt::format("journal {} is damaged but a newer file has records: synced "
+                                                    "data was lost",
+                                                    *damage));
+    }
     if (!scan.clean_end) {
-      const bool last = i + 1 == _replay_files.size();
-      // Only the newest file can end mid-write; a bad record earlier means the
-      // disk lost or changed synced data.
-      spdlog::log(last ? spdlog::level::info : spdlog::level::err,
-                  "journal {}: {} records replayed, then a torn or corrupt record at offset {}: {}", path,
-                  scan.records, journal_header_size + scan.valid_bytes,
-                  last ? "the unacknowledged tail, cut" : "data lost from a synced file");
+      damage = fmt::format("{}: torn or corrupt record at offset {} after {} records", path,
+                           journal_header_size + scan.valid_bytes, scan.records);
     }
     total.records += scan.records;
     total.valid_bytes += scan.valid_bytes;
     total.clean_end = total.clean_end && scan.clean_end;
   }
+  if (damage) spdlog::info("journal: {}: the unacknowledged tail of the last write, cut", *damage);
   return total;
 }
 

@@ -131,6 +131,23 @@ TEST_F(journal_test, a_crash_during_the_sync_loses_only_unacknowledged_records) 
   EXPECT_EQ(replayed(*reopened), (records{{1, 0, "acked"}}));
 }
 
+TEST_F(journal_test, damage_before_a_newer_file_with_records_fails_the_replay) {
+  auto o = options();
+  o.max_file_bytes = 4096;
+  {
+    auto j = open(o);
+    for (int i = 0; i < 40; ++i) ASSERT_TRUE(append(*j, {add(1, i, std::string(200, 'x'))}));
+  }
+  // Flip a byte in the oldest file's first record: synced data "lost".
+  auto first = io::posix_file_system().open(dir / "journal/journal-0000000000000001.log", io::open_mode::read_write).value();
+  const std::byte flipped[1] = {std::byte{0x5a}};
+  ASSERT_TRUE(first->write_at(journal_header_size + 20, flipped));
+  auto j = open(o);
+  auto replay = j->replay([](const journal_record&) -> result<void> { return success(); });
+  ASSERT_FALSE(replay);
+  EXPECT_EQ(replay.error(), errc::corrupt_record);
+}
+
 TEST_F(journal_test, a_failed_sync_fails_the_group_and_every_later_append) {
   auto j = open();
   fs.fail_syncs(true);
