@@ -119,7 +119,8 @@ TEST_F(journal_test, a_crash_during_the_sync_loses_only_unacknowledged_records) 
   ASSERT_TRUE(append(*j, {add(1, 0, "acked")}));
   fs.hold_syncs();
   std::promise<bool> outcome;
-  const auto pending = add(1, 1, "never acknowledged");
+  const std::string never_acknowledged = "never acknowledged";  // the record points into it
+  const auto pending = add(1, 1, never_acknowledged);
   j->append(std::span(&pending, 1), [&](const error* e) { outcome.set_value(e == nullptr); });
   while (fs.syncs_waiting() == 0) std::this_thread::yield();
   fs.crash(io::crash_mode::torn_last_write);
