@@ -1,0 +1,237 @@
+// Positions, reads and trimming of a managed ledger.
+#include "mledger/managed_ledger.h"
+
+#include "ledger/errc.h"
+#include "mledger/errc.h"
+#include "mledger/managed_cursor.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+
+namespace magnetar::mledger {
+
+std::uint64_t managed_ledger::entries_in(ledger_id id) const {
+  auto it = _ledger_list.find(id);
+  return it == _ledger_list.end() ? 0 : it->second.entries;
+}
+
+position managed_ledger::last_confirmed() const {
+  for (auto it = _ledger_list.rbegin(); it != _ledger_list.rend(); ++it) {
+    if (it->second.entries > 0) return {it->first, entry_id(static_cast<std::int64_t>(it->second.entries) - 1)};
+  }
+  return {current_ledger(), entry_id(-1)};
+}
+
+position managed_ledger::normalize(position p) const {
+  const auto current = current_ledger();
+  for (auto it = _ledger_list.lower_bound(p.ledger()); it != _ledger_list.end(); ++it) {
+    const auto& [id, info] = *it;
+    // The current ledger is open-ended: past its last entry lies the next add.
+    const bool open_ended = id == current;
+    if (id == p.ledger()) {
+      const auto e = std::max<std::int64_t>(p.entry().value(), 0);
+      if (static_cast<std::uint64_t>(e) < info.entries || open_ended) return {id, entry_id(e)};
+    } else if (info.entries > 0 || open_ended) {
+      return {id, entry_id(0)};
+    }
+  }
+  return {current, entry_id(static_cast<std::int64_t>(entries_in(current)))};
+}
+
+std::uint64_t managed_ledger::entries_between(position after, position upto) const {
+  std::uint64_t count = 0;
+  for (auto it = _ledger_list.lower_bound(after.ledger()); it != _ledger_list.end() && it->first <= upto.ledger();
+       ++it) {
+    const auto& [id, info] = *it;
+    const std::int64_t first = id == after.ledger() ? after.entry().value() + 1 : 0;
+    std::int64_t last = static_cast<std::int64_t>(info.entries) - 1;
+    if (id == upto.ledger()) last = std::min(last, upto.entry().value());
+    if (last >= first) count += static_cast<std::uint64_t>(last - first + 1);
+  }
+  return count;
+}
+
+std::uint32_t managed_ledger::cursors_behind(position pos, const managed_cursor* except) const {
+  std::uint32_t behind = 0;
+  for (const auto& [name, c] : _cursors) {
+    if (c.get() != except && c->read_position() <= pos) ++behind;
+  }
+  return behind;
+}
+
+awaitable<result<std::vector<entry>>> managed_ledger::read_entries(position from, std::size_t max_entries,
+                                                                   std::size_t max_bytes) {
+  auto done = co_await read_entries_for(from, max_entries, max_bytes, nullptr);
+  co_return done;
+}
+
+awaitable<result<std::vector<entry>>> managed_ledger::read_entries_for(position from, std::size_t max_entries,
+                                                                       std::size_t max_bytes,
+                                                                       const managed_cursor* reader) {
+  std::vector<entry> out;
+  if (_state == state::closed) co_return fail(errc::closed, fmt::format("read from {}", _name));
+  std::size_t bytes = 0;
+  auto p = normalize(from);
+  while (out.size() < max_entries && bytes < max_bytes && p <= last_confirmed()) {
+    const auto in_ledger = static_cast<std::int64_t>(entries_in(p.ledger())) - p.entry().value();
+    const auto count = std::min<std::int64_t>(in_ledger, static_cast<std::int64_t>(max_entries - out.size()));
+    if (count <= 0) break;
+    const position last(p.ledger(), entry_id(p.entry().value() + count - 1));
+    MAGNETAR_CO_TRY(got, co_await read_from_ledger(p, last, out.empty() ? max_bytes : max_bytes - bytes, reader));
+    if (got.empty()) break;
+    for (auto& e : got) {
+      bytes += e.data.size();
+      out.push_back(std::move(e));
+    }
+    if (out.back().pos < last) break;  // the byte budget stopped it
+    p = next_valid_position(out.back().pos);
+  }
+  _counters.entries_read += out.size();
+  _counters.bytes_read += bytes;
+  co_return out;
+}
+
+awaitable<result<std::vector<entry>>> managed_ledger::read_from_ledger(position first, position last,
+                                                                       std::size_t budget,
+                                                                       const managed_cursor* reader) {
+  std::vector<entry> out;
+  std::size_t bytes = 0;
+  // Within the budget, but at least one entry.
+  auto take = [&](position pos, wire::shared_bytes data) {
+    if (!out.empty() && bytes + data.size() > budget) return false;
+    bytes += data.size();
+    out.push_back({pos, std::move(data)});
+    return true;
+  };
+  for (auto& c : _cache.get_range(first, last)) {
+    if (!take(c.pos, std::move(c.data))) co_return out;
+  }
+  if (!out.empty() && out.back().pos == last) co_return out;
+  if (!out.empty() && bytes >= budget) co_return out;
+
+  const auto from = out.empty() ? first : out.back().pos.next_in_ledger();
+  auto count = last.entry().value() - from.entry().value() + 1;
+  // Read about as much as the budget takes, judged by the ledger's mean entry size.
+  if (auto it = _ledger_list.find(first.ledger());
+      it != _ledger_list.end() && it->second.entries > 0 && it->second.size > 0) {
+    const auto mean = std::max<std::uint64_t>(it->second.size / it->second.entries, 1);
+    const auto left = budget > bytes ? budget - bytes : 0;
+    const auto fit = std::max<std::uint64_t>(left / mean, 1);
+    if (fit < static_cast<std::uint64_t>(count)) count = static_cast<std::int64_t>(fit);
+  }
+  const entry_id to(from.entry().value() + count - 1);
+  result<std::vector<wire::shared_bytes>> read = success();
+  const auto id = first.ledger();
+  if (_writer && _writer->id() == id) {
+    auto writer = _writer;  // keeps it alive across the read if a rollover drops it
+    read = co_await writer->read(from.entry(), to);
+  } else if (_previous_writer && _previous_writer->id() == id) {
+    auto writer = _previous_writer;
+    read = co_await writer->read(from.entry(), to);
+  } else {
+    MAGNETAR_CO_TRY(ledger_reader, co_await reader_for(id));
+    read = co_await ledger_reader->read(from.entry(), to);
+  }
+  if (!read) {
+    co_return fail(read.error().code(),
+                   fmt::format("managed ledger {}: reading {}..{}: {}", _name, from, to, read.error().message()));
+  }
+  _counters.entries_read_from_storage += read.value().size();
+  auto e = from.entry().value();
+  for (auto& data : read.value()) {
+    const position pos(id, entry_id(e++));
+    _cache.insert(pos, data, cursors_behind(pos, reader));
+    if (!take(pos, std::move(data))) break;
+  }
+  co_return out;
+}
+
+awaitable<result<std::shared_ptr<ledger::ledger_reader>>> managed_ledger::reader_for(ledger_id id) {
+  if (auto it = _readers.find(id); it != _readers.end()) co_return it->second;
+  MAGNETAR_CO_TRY(opened, co_await _ledgers.open(id, /*recover=*/false));
+  std::shared_ptr<ledger::ledger_reader> reader = std::move(opened);
+  _readers[id] = reader;
+  co_return reader;
+}
+
+// ---- trimming --------------------------------------------------------------
+
+awaitable<result<void>> managed_ledger::trim() {
+  if (_state != state::open && _state != state::closing) co_return success();
+  auto guard = co_await _metadata_lock.acquire();
+  auto done = co_await trim_locked();
+  co_return done;
+}
+
+awaitable<result<void>> managed_ledger::trim_locked() {
+  _trim_wanted = false;
+  // Ledgers before this one are consumed by every durable cursor. Without any, all but
+  // the current are (as upstream: only retention keeps them).
+  ledger_id first_needed = current_ledger();
+  for (const auto& [name, c] : _cursors) {
+    if (c->is_durable()) first_needed = std::min(first_needed, next_valid_position(c->mark_delete_position()).ledger());
+  }
+  std::uint64_t total_size = 0;
+  for (const auto& [id, info] : _ledger_list) total_size += info.size;
+  const auto now_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(_clock.wall_now().time_since_epoch()).count();
+  std::vector<ledger_info> doomed;
+  std::uint64_t doomed_size = 0;
+  for (const auto& [id, info] : _ledger_list) {
+    if (id >= first_needed || id == current_ledger()) break;
+    // Kept while within both bounds of retention; the oldest go first.
+    const bool expired = _config.retention_time.count() >= 0 && now_ms - info.timestamp_ms >= _config.retention_time.count();
+    const bool over_size = _config.retention_size_bytes >= 0 &&
+                           total_size - doomed_size > static_cast<std::uint64_t>(_config.retention_size_bytes);
+    if (!expired && !over_size) break;
+    doomed.push_back(info);
+    doomed_size += info.size;
+  }
+  if (doomed.empty()) co_return success();
+  for (const auto& info : doomed) _ledger_list.erase(info.id);
+  auto stored = co_await store_metadata();
+  if (!stored) {
+    for (const auto& info : doomed) _ledger_list[info.id] = info;
+    if (stored.error() == errc::fenced) enter_fenced(stored.error());
+    co_return fail(std::move(stored).error());
+  }
+  for (const auto& info : doomed) {
+    _readers.erase(info.id);
+    _cache.invalidate_ledger(info.id);
+    if (_previous_writer && _previous_writer->id() == info.id) _previous_writer.reset();
+    // The metadata no longer names it: a failure here leaves garbage on the bookies, not a hole in the log.
+    auto removed = co_await _ledgers.remove(info.id);
+    if (!removed && removed.error() != ledger::errc::no_such_ledger) {
+      spdlog::warn("managed ledger {}: deleting trimmed ledger {}: {}", _name, info.id, removed.error());
+    }
+  }
+  _counters.ledgers_trimmed += doomed.size();
+  spdlog::debug("managed ledger {}: trimmed {} ledgers", _name, doomed.size());
+  co_return success();
+}
+
+// ---- stats -----------------------------------------------------------------
+
+std::vector<ledger_info> managed_ledger::ledgers() const {
+  std::vector<ledger_info> out;
+  for (const auto& [id, info] : _ledger_list) out.push_back(info);
+  return out;
+}
+
+managed_ledger_stats managed_ledger::stats() const {
+  auto s = _counters;
+  for (const auto& [id, info] : _ledger_list) {
+    s.entries += info.entries;
+    s.size_bytes += info.size;
+  }
+  s.ledger_count = _ledger_list.size();
+  s.last_confirmed = last_confirmed();
+  s.pending_adds = _pending.size();
+  s.cache = _cache.stats();
+  return s;
+}
+
+}  // namespace magnetar::mledger
