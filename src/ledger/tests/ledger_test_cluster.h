@@ -27,13 +27,13 @@ class test_cluster {
   // POSIX file system, without the fault layer's bookkeeping.
   explicit test_cluster(int bookie_count = 1, bool faults = true)
       : _bookie_count(bookie_count), _fs(faults ? static_cast<io::file_system*>(&fs) : &io::posix_file_system()) {
-    _store = std::make_unique<meta::rocksdb_store>(meta::rocksdb_store::options{dir / "meta", clock, &pool});
-    EXPECT_TRUE(io::block_on(shards[0], _store->start()));
+    store = std::make_unique<meta::rocksdb_store>(meta::rocksdb_store::options{dir / "meta", clock, &pool});
+    EXPECT_TRUE(io::block_on(shards[0], store->start()));
     start_bookies();
   }
   ~test_cluster() {
     stop_bookies();
-    io::block_on(shards[0], _store->stop());
+    io::block_on(shards[0], store->stop());
   }
 
   // Plays a power cut on every bookie: unsynced data is lost, the processes die.
@@ -57,6 +57,7 @@ class test_cluster {
   io::running_shards shards{2};
   io::blocking_pool pool{2};
   base::manual_clock clock;
+  std::unique_ptr<meta::rocksdb_store> store;
   std::unique_ptr<static_bookie_directory> directory;
   std::unique_ptr<ledger_client> client;
 
@@ -75,7 +76,7 @@ class test_cluster {
       directory->add(fmt::format("bookie-{}", i), std::make_unique<local_bookie_client>(*b.value()));
       _bookies.push_back(std::move(b).value());
     }
-    client = std::make_unique<ledger_client>(*_store, *directory, clock);
+    client = std::make_unique<ledger_client>(*store, *directory, clock);
   }
   void stop_bookies() {
     client.reset();
@@ -86,7 +87,6 @@ class test_cluster {
 
   int _bookie_count;
   io::file_system* _fs;
-  std::unique_ptr<meta::rocksdb_store> _store;
   std::vector<std::unique_ptr<bookie::bookie>> _bookies;
 };
 

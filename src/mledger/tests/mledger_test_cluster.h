@@ -1,20 +1,10 @@
-// A storage cluster in one process for managed ledger tests and benchmarks: the
-// embedded metadata store and N bookies on a faulty file system over a temp directory,
-// a ledger client, and a manual clock. Like src/ledger/tests/ledger_test_cluster.h, but
-// it lends out the store, which a managed ledger needs.
+// Managed ledger tests' cluster: the ledger tests' one (metadata store,
+// bookies on a faulty file system, ledger client, manual clock) plus helpers.
 // Created and destroyed by the test's thread; the managed ledger runs on shards[0].
 #pragma once
 
-#include "bookie/bookie.h"
-#include "io/block_on.h"
-#include "io/blocking_pool.h"
-#include "io/faulty_file_system.h"
-#include "io/running_shards.h"
-#include "io/temp_directory.h"
-#include "ledger/ledger_client.h"
-#include "ledger/local_bookie_client.h"
-#include "meta/rocksdb_store.h"
 #include "io/run_on.h"
+#include "ledger/tests/ledger_test_cluster.h"
 #include "mledger/managed_ledger.h"
 
 #include <gtest/gtest.h>
@@ -26,27 +16,12 @@
 
 namespace magnetar::mledger::testing {
 
-class test_cluster {
+// The ledger tests' cluster (store, bookies, ledger client, manual clock),
+// plus what managed ledger tests need on top. Managed ledgers over the old
+// ledger client must be abandoned before crash_and_restart_bookies().
+class test_cluster : public ledger::testing::test_cluster {
  public:
-  explicit test_cluster(int bookie_count = 1) : _bookie_count(bookie_count) {
-    store = std::make_unique<meta::rocksdb_store>(meta::rocksdb_store::options{dir / "meta", clock, &pool});
-    EXPECT_TRUE(io::block_on(shards[0], store->start()));
-    start_bookies();
-  }
-  ~test_cluster() {
-    stop_bookies();
-    io::block_on(shards[0], store->stop());
-  }
-
-  // A power cut on every bookie: unsynced data is lost, the processes die. Managed
-  // ledgers over the old ledger client must be abandoned first.
-  void crash_and_restart_bookies() {
-    fs.crash();
-    client.reset();
-    directory.reset();
-    _bookies.clear();  // destroyed without stop(): no final flush
-    start_bookies();
-  }
+  using ledger::testing::test_cluster::test_cluster;
 
   managed_ledger_deps deps() { return {*store, *client, clock}; }
 
@@ -55,57 +30,11 @@ class test_cluster {
     EXPECT_TRUE(ml) << ml.error();
     return ml ? std::move(ml).value() : nullptr;
   }
-
-  template <class T>
-  T run(awaitable<T> work) {
-    return io::block_on(shards[0], std::move(work));
-  }
-
-  io::temp_directory dir{"mledger-test"};
-  io::faulty_file_system fs;
-  io::running_shards shards{2};
-  io::blocking_pool pool{2};
-  base::manual_clock clock;
-  std::unique_ptr<meta::rocksdb_store> store;
-  std::unique_ptr<ledger::static_bookie_directory> directory;
-  std::unique_ptr<ledger::ledger_client> client;
-
- private:
-  void start_bookies() {
-    directory = std::make_unique<ledger::static_bookie_directory>();
-    for (int i = 0; i < _bookie_count; ++i) {
-      bookie::bookie_options o;
-      o.journal_directories = {dir / fmt::format("bookie-{}/journal", i)};
-      o.ledger_directory = dir / fmt::format("bookie-{}/ledgers", i);
-      o.fs = &fs;
-      o.journal.preallocate_bytes = 64 << 10;
-      auto b = bookie::bookie::open(o, shards.set(), pool, clock);
-      EXPECT_TRUE(b) << b.error();
-      b.value()->start();
-      directory->add(fmt::format("bookie-{}", i), std::make_unique<ledger::local_bookie_client>(*b.value()));
-      _bookies.push_back(std::move(b).value());
-    }
-    client = std::make_unique<ledger::ledger_client>(*store, *directory, clock);
-  }
-  void stop_bookies() {
-    client.reset();
-    directory.reset();
-    for (auto& b : _bookies) io::block_on(shards[1], b->stop());
-    _bookies.clear();
-  }
-
-  int _bookie_count;
-  std::vector<std::unique_ptr<bookie::bookie>> _bookies;
 };
 
-inline wire::shared_bytes bytes_of(const std::string& text) {
-  return wire::shared_bytes::copy_of(std::as_bytes(std::span(text)));
-}
-inline std::string text_of(const wire::shared_bytes& bytes) { return std::string(bytes.as_chars()); }
+using ledger::testing::bytes_of;
+using ledger::testing::text_of;
 
-}  // namespace magnetar::mledger::testing
-
-namespace magnetar::mledger::testing {
 
 // Runs `fn` on the managed ledger's shard and returns what it returns: the test thread
 // never touches shard-owned state while a background tick may be running.
