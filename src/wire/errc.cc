@@ -11,6 +11,7 @@ std::string_view describe(errc e) {
     case errc::unknown_command: return "unknown command";
     case errc::bad_metadata: return "bad message metadata";
     case errc::checksum_mismatch: return "checksum mismatch";
+    case errc::invalid_topic_name: return "invalid topic name";
   }
   return "unknown wire error";
 }

@@ -21,6 +21,7 @@ enum class errc {
   unknown_command,    // the command's type number is not one this build knows
   bad_metadata,       // the message or broker-entry metadata doesn't parse
   checksum_mismatch,  // the crc32c of metadata and payload differs from the frame's
+  invalid_topic_name,  // a topic name in none of the forms Pulsar accepts
 };
 
 constexpr std::string_view category_name(errc) { return "magnetar.wire"; }

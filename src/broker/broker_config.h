@@ -1,0 +1,51 @@
+// broker_config: the settings of a broker (and of the standalone around it), named as
+// Pulsar's broker.conf / standalone.conf name them where a setting exists there, so a
+// Pulsar operator's file carries over (see config_file.h for the loader).
+// A plain value type.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace magnetar::broker {
+
+struct broker_config {
+  std::string cluster_name = "standalone";           // clusterName
+  std::string bind_address = "0.0.0.0";              // bindAddress
+  std::string advertised_address = "localhost";      // advertisedAddress: what lookups answer
+  std::uint16_t broker_service_port = 6650;          // brokerServicePort (0: any free port)
+  std::uint16_t web_service_port = 8080;             // webServicePort (0: any free port)
+  std::size_t max_message_size = 5 * 1024 * 1024;    // maxMessageSize: the largest frame taken
+  bool allow_auto_topic_creation = true;             // allowAutoTopicCreation
+  std::string allow_auto_topic_creation_type = "non-partitioned";  // allowAutoTopicCreationType
+  int default_num_partitions = 1;                    // defaultNumPartitions
+  std::chrono::seconds keep_alive_interval{30};      // keepAliveIntervalSeconds
+  // Publishes a connection may have awaiting their receipt before the broker stops
+  // reading from it (maxPendingPublishRequestsPerConnection).
+  std::size_t max_pending_publish_requests_per_connection = 1000;
+  // Entries a dispatcher reads at once (dispatcherMaxReadBatchSize).
+  std::size_t dispatcher_max_read_batch_size = 100;
+  std::size_t dispatcher_max_read_size_bytes = 5 * 1024 * 1024;  // dispatcherMaxReadSizeBytes
+
+  // Managed ledgers (managedLedger*).
+  std::uint64_t managed_ledger_max_entries_per_ledger = 50'000;
+  std::chrono::minutes managed_ledger_min_ledger_rollover_time{10};
+  std::chrono::minutes managed_ledger_max_ledger_rollover_time{240};
+  std::size_t managed_ledger_cache_size_mb = 512;  // managedLedgerCacheSizeMB
+  int managed_ledger_default_ensemble_size = 1;
+  int managed_ledger_default_write_quorum = 1;
+  int managed_ledger_default_ack_quorum = 1;
+  std::int64_t default_retention_time_minutes = 0;  // defaultRetentionTimeInMinutes
+  std::int64_t default_retention_size_mb = 0;       // defaultRetentionSizeInMB
+
+  // Standalone only: where the bookie's journal, entry logs and the metadata live
+  // (magnetar's own key: dataDir), and whether the journal syncs (journalSyncData).
+  std::string data_dir = "data/standalone";
+  bool journal_sync_data = true;
+  // Threads serving connections and topics (numIOThreads); 0: one per core.
+  unsigned num_io_threads = 0;
+};
+
+}  // namespace magnetar::broker

@@ -1,0 +1,62 @@
+#include "wire/topic_name.h"
+
+#include "wire/errc.h"
+
+#include <gtest/gtest.h>
+
+namespace magnetar::wire {
+namespace {
+
+TEST(TopicName, ShortNameLivesInPublicDefault) {
+  auto name = topic_name::parse("my-topic");
+  ASSERT_TRUE(name);
+  EXPECT_EQ(name.value().full(), "persistent://public/default/my-topic");
+  EXPECT_EQ(name.value().namespace_name(), "public/default");
+}
+
+TEST(TopicName, ThreePartNameIsPersistent) {
+  auto name = topic_name::parse("acme/iot/readings");
+  ASSERT_TRUE(name);
+  EXPECT_EQ(name.value().full(), "persistent://acme/iot/readings");
+}
+
+TEST(TopicName, FullNameKeepsItsDomain) {
+  auto name = topic_name::parse("non-persistent://acme/iot/readings");
+  ASSERT_TRUE(name);
+  EXPECT_FALSE(name.value().is_persistent());
+  EXPECT_EQ(name.value().local_name(), "readings");
+}
+
+TEST(TopicName, PartitionSuffixGivesIndexAndParent) {
+  auto name = topic_name::parse("persistent://acme/iot/readings-partition-7");
+  ASSERT_TRUE(name);
+  EXPECT_EQ(name.value().partition(), 7);
+  EXPECT_EQ(name.value().partitioned_parent().full(), "persistent://acme/iot/readings");
+  EXPECT_EQ(name.value().partitioned_parent().partition_of(2).full(), "persistent://acme/iot/readings-partition-2");
+}
+
+TEST(TopicName, SuffixWithoutDigitsIsNoPartition) {
+  auto name = topic_name::parse("acme/iot/readings-partition-x");
+  ASSERT_TRUE(name);
+  EXPECT_EQ(name.value().partition(), -1);
+}
+
+TEST(TopicName, PersistenceNameIsTenantNamespaceDomainLocal) {
+  EXPECT_EQ(topic_name::parse("t").value().persistence_name(), "public/default/persistent/t");
+}
+
+TEST(TopicName, ClusterFormIsRefusedWithReason) {
+  auto name = topic_name::parse("persistent://acme/cluster/iot/readings");
+  ASSERT_FALSE(name);
+  EXPECT_EQ(name.error().code(), errc::invalid_topic_name);
+  EXPECT_NE(name.error().detail().find("cluster"), std::string::npos);
+}
+
+TEST(TopicName, MalformedNamesAreRefused) {
+  for (auto bad : {"", "a/b", "http://a/b/c", "persistent://a/b/", "persistent://a b/c/d", "a//c"}) {
+    EXPECT_FALSE(topic_name::parse(bad)) << bad;
+  }
+}
+
+}  // namespace
+}  // namespace magnetar::wire

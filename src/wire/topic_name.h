@@ -1,0 +1,57 @@
+// topic_name: a topic's name in every form Pulsar accepts, parsed into its parts.
+//
+//   my-topic                              -> persistent://public/default/my-topic
+//   tenant/namespace/my-topic             -> persistent://tenant/namespace/my-topic
+//   persistent://tenant/namespace/topic   as is; non-persistent:// is parsed too, and the
+//                                         broker decides what it serves
+//   .../topic-partition-3                 partition 3 of the partitioned topic .../topic
+//
+// Names of the older four-part form (tenant/cluster/namespace/topic) are refused with a
+// message saying so. Used by the broker and the client alike. A plain value type.
+#pragma once
+
+#include "base/result.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace magnetar::wire {
+
+class topic_name {
+ public:
+  // errc::invalid_topic_name with a detail naming what is wrong.
+  static result<topic_name> parse(std::string_view name);
+
+  const std::string& domain() const { return _domain; }        // "persistent"
+  const std::string& tenant() const { return _tenant; }
+  const std::string& namespace_part() const { return _namespace; }  // "default"
+  const std::string& local_name() const { return _local; }     // "t-partition-2"
+  bool is_persistent() const { return _domain == "persistent"; }
+
+  // "persistent://tenant/ns/local"
+  std::string full() const;
+  // "tenant/ns"
+  std::string namespace_name() const;
+  // -1 unless the local name ends in -partition-<n>.
+  int partition() const { return _partition; }
+  // The partitioned topic this partition belongs to (itself when it is none).
+  topic_name partitioned_parent() const;
+  topic_name partition_of(int index) const;
+  // "tenant/ns/persistent/local": the managed ledger's name (upstream's persistence naming).
+  std::string persistence_name() const;
+
+  friend bool operator==(const topic_name& a, const topic_name& b) { return a.full() == b.full(); }
+
+ private:
+  std::string _domain;
+  std::string _tenant;
+  std::string _namespace;
+  std::string _local;
+  int _partition = -1;
+};
+
+// Tenant, namespace and cluster names: letters, digits and -=:._ (upstream's rule).
+bool is_valid_name_part(std::string_view part);
+
+}  // namespace magnetar::wire
