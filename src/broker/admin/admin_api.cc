@@ -1,0 +1,162 @@
+#include "broker/admin/admin_api.h"
+
+#include "broker/admin/admin_errors.h"
+#include "broker/admin/prometheus.h"
+#include "broker/errc.h"
+#include "wire/errc.h"
+
+#include <fmt/format.h>
+
+namespace magnetar::broker::admin {
+
+using nlohmann::json;
+
+namespace detail {
+
+result<wire::topic_name> topic_from(const http_request& request) {
+  const auto& local = request.param("topic");
+  if (local == "." || local == "..") return fail(wire::errc::invalid_topic_name, "Topic name is not valid");
+  return wire::topic_name::parse(
+      fmt::format("persistent://{}/{}/{}", request.param("tenant"), request.param("namespace"), local));
+}
+
+std::string namespace_from(const http_request& request) {
+  return request.param("tenant") + "/" + request.param("namespace");
+}
+
+http_response not_ready() { return error_response(503, "The broker's topic service is not ready"); }
+
+}  // namespace detail
+
+admin_api::admin_api(namespace_resources& resources, topic_admin* topics) : _resources(resources), _topics(topics) {}
+
+void admin_api::register_routes(router& routes) {
+  using member = awaitable<http_response> (admin_api::*)(http_request);
+  auto add = [&](const char* method, std::string_view pattern, member fn) {
+    routes.add(method, pattern, [this, fn](http_request r) { return (this->*fn)(std::move(r)); });
+  };
+  auto policy = [&](std::string_view pattern, std::vector<std::string> field,
+                    std::function<result<void>(const json&)> check, bool removable) {
+    routes.add("GET", pattern, [this, field](http_request r) { return get_policy(std::move(r), field); });
+    routes.add("POST", pattern,
+               [this, field, check](http_request r) { return set_policy(std::move(r), field, check); });
+    if (removable) {
+      routes.add("DELETE", pattern, [this, field](http_request r) { return remove_policy(std::move(r), field); });
+    }
+  };
+
+  add("GET", "/admin/v2/clusters", &admin_api::list_clusters);
+  add("GET", "/admin/v2/clusters/{cluster}", &admin_api::get_cluster);
+
+  add("GET", "/admin/v2/tenants", &admin_api::list_tenants);
+  add("GET", "/admin/v2/tenants/{tenant}", &admin_api::get_tenant);
+  add("PUT", "/admin/v2/tenants/{tenant}", &admin_api::create_tenant);
+  add("POST", "/admin/v2/tenants/{tenant}", &admin_api::update_tenant);
+  add("DELETE", "/admin/v2/tenants/{tenant}", &admin_api::delete_tenant);
+
+  add("GET", "/admin/v2/namespaces/{tenant}", &admin_api::list_namespaces);
+  add("GET", "/admin/v2/namespaces/{tenant}/{namespace}", &admin_api::get_policies);
+  add("PUT", "/admin/v2/namespaces/{tenant}/{namespace}", &admin_api::create_namespace);
+  add("DELETE", "/admin/v2/namespaces/{tenant}/{namespace}", &admin_api::delete_namespace);
+  add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/topics", &admin_api::list_namespace_topics);
+  add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/retention", &admin_api::get_retention);
+  add("POST", "/admin/v2/namespaces/{tenant}/{namespace}/retention", &admin_api::set_retention);
+  add("DELETE", "/admin/v2/namespaces/{tenant}/{namespace}/retention", &admin_api::remove_retention);
+  auto boolean = [](const json& v) -> result<void> {
+    if (!v.is_boolean()) return fail(errc::invalid_request, "Expected true or false");
+    return success();
+  };
+  auto non_negative = [](const json& v) -> result<void> {
+    if (!v.is_number_integer() || v.get<std::int64_t>() < 0) {
+      return fail(errc::invalid_request, "Expected a non-negative integer");
+    }
+    return success();
+  };
+  policy("/admin/v2/namespaces/{tenant}/{namespace}/deduplication", {"deduplicationEnabled"}, boolean, true);
+  policy("/admin/v2/namespaces/{tenant}/{namespace}/messageTTL", {"message_ttl_in_seconds"}, non_negative, true);
+  policy("/admin/v2/namespaces/{tenant}/{namespace}/maxProducersPerTopic", {"max_producers_per_topic"},
+         non_negative, true);
+  policy("/admin/v2/namespaces/{tenant}/{namespace}/maxConsumersPerTopic", {"max_consumers_per_topic"},
+         non_negative, true);
+  policy("/admin/v2/namespaces/{tenant}/{namespace}/permissions/{role}", {"auth_policies", "namespace_auth", "{role}"},
+         [](const json& v) -> result<void> {
+           if (!v.is_array()) return fail(errc::invalid_request, "Expected a list of actions, e.g. [\"produce\"]");
+           for (const auto& action : v) {
+             if (!action.is_string()) return fail(errc::invalid_request, "Actions are strings");
+           }
+           return success();
+         },
+         true);
+  routes.add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/permissions", [this](http_request r) {
+    return get_policy(std::move(r), {"auth_policies", "namespace_auth"});
+  });
+  // Pulsar names the quota's type in the query (backlogQuotaType, destination_storage
+  // by default); the handler maps it to the field's last element.
+  policy("/admin/v2/namespaces/{tenant}/{namespace}/backlogQuota", {"backlog_quota_map", "?backlogQuotaType"},
+         [](const json& v) -> result<void> {
+           if (!v.is_object()) return fail(errc::invalid_request, "Expected a BacklogQuota object");
+           return success();
+         },
+         true);
+  routes.add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/backlogQuotaMap", [this](http_request r) {
+    return get_policy(std::move(r), {"backlog_quota_map"});
+  });
+
+  const std::string topic = "/admin/v2/persistent/{tenant}/{namespace}/{topic}";
+  add("GET", "/admin/v2/persistent/{tenant}/{namespace}", &admin_api::list_topics);
+  add("GET", "/admin/v2/persistent/{tenant}/{namespace}/partitioned", &admin_api::list_partitioned);
+  add("PUT", topic, &admin_api::create_topic);
+  add("DELETE", topic, &admin_api::delete_topic);
+  add("PUT", topic + "/partitions", &admin_api::create_partitioned);
+  add("POST", topic + "/partitions", &admin_api::update_partitioned);
+  add("GET", topic + "/partitions", &admin_api::get_partitions);
+  add("DELETE", topic + "/partitions", &admin_api::delete_partitioned);
+  add("GET", topic + "/stats", &admin_api::stats);
+  add("GET", topic + "/partitioned-stats", &admin_api::partitioned_stats);
+  add("GET", topic + "/internalStats", &admin_api::internal_stats);
+  add("GET", topic + "/subscriptions", &admin_api::list_subscriptions);
+  add("PUT", topic + "/subscription/{subscription}", &admin_api::create_subscription);
+  add("DELETE", topic + "/subscription/{subscription}", &admin_api::delete_subscription);
+  add("POST", topic + "/subscription/{subscription}/resetcursor/{timestamp}", &admin_api::reset_cursor_to_time);
+  add("POST", topic + "/subscription/{subscription}/resetcursor", &admin_api::reset_cursor);
+  add("POST", topic + "/subscription/{subscription}/skip/{count}", &admin_api::skip);
+  add("POST", topic + "/subscription/{subscription}/skip_all", &admin_api::skip_all);
+
+  add("GET", "/metrics", &admin_api::metrics);
+}
+
+awaitable<result<std::vector<wire::topic_name>>> admin_api::targets(wire::topic_name topic) {
+  auto partitions = co_await _resources.partitioned_partitions(topic);
+  if (!partitions) co_return fail(std::move(partitions).error());
+  std::vector<wire::topic_name> out;
+  if (partitions.value() == 0 || topic.partition() >= 0) {
+    out.push_back(topic);
+  } else {
+    for (int i = 0; i < partitions.value(); ++i) out.push_back(topic.partition_of(i));
+  }
+  co_return out;
+}
+
+awaitable<http_response> admin_api::for_each_target(wire::topic_name topic, topic_operation operation) {
+  if (_topics == nullptr) co_return detail::not_ready();
+  auto all = co_await targets(topic);
+  if (!all) co_return error_to_response(all.error());
+  for (const auto& each : all.value()) {
+    auto done = co_await operation(each);
+    if (!done) co_return error_to_response(done.error());
+  }
+  co_return no_content();
+}
+
+awaitable<http_response> admin_api::metrics(http_request) {
+  std::map<std::string, topic_stats> topics;
+  broker_metrics broker;
+  if (_topics != nullptr) {
+    topics = co_await _topics->all_stats();
+    broker = co_await _topics->metrics();
+  }
+  co_return text_response(200, render_metrics(_resources.cluster_name(), topics, broker),
+                          "text/plain; version=0.0.4; charset=utf-8");
+}
+
+}  // namespace magnetar::broker::admin

@@ -1,0 +1,100 @@
+// admin_api: the handlers of Pulsar's /admin/v2 REST paths and of /metrics, a
+// translation of paths, query parameters and JSON into calls of namespace_resources
+// (clusters, tenants, namespaces, partitioned-topic metadata) and topic_admin (topics,
+// stats, subscriptions), and of their results and errors into Pulsar's JSON and statuses.
+//
+//   admin_api_namespaces.cc  clusters, tenants, namespaces and namespace policies
+//   admin_api_topics.cc      persistent topics, partitioned topics, stats, subscriptions
+//   admin_api.cc             route table, shared helpers, /metrics
+//
+// Operations on a partitioned topic's subscriptions apply to every partition, as in
+// Pulsar. Without a topic_admin (the broker not up yet) topic routes answer 503.
+// Thread-safety: handlers run concurrently on the server's shard; the class holds only
+// references and constants.
+#pragma once
+
+#include "broker/admin/http_message.h"
+#include "broker/admin/namespace_resources.h"
+#include "broker/admin/router.h"
+#include "broker/topic_admin.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace magnetar::broker::admin {
+
+class admin_api {
+ public:
+  // `topics` may be null (topic routes answer 503); both must outlive the api.
+  admin_api(namespace_resources& resources, topic_admin* topics);
+
+  void register_routes(router& routes);
+
+ private:
+  // admin_api_namespaces.cc
+  awaitable<http_response> list_clusters(http_request request);
+  awaitable<http_response> get_cluster(http_request request);
+  awaitable<http_response> list_tenants(http_request request);
+  awaitable<http_response> get_tenant(http_request request);
+  awaitable<http_response> create_tenant(http_request request);
+  awaitable<http_response> update_tenant(http_request request);
+  awaitable<http_response> delete_tenant(http_request request);
+  awaitable<http_response> list_namespaces(http_request request);
+  awaitable<http_response> get_policies(http_request request);
+  awaitable<http_response> create_namespace(http_request request);
+  awaitable<http_response> delete_namespace(http_request request);
+  awaitable<http_response> list_namespace_topics(http_request request);
+  awaitable<http_response> get_retention(http_request request);
+  awaitable<http_response> set_retention(http_request request);
+  awaitable<http_response> remove_retention(http_request request);
+  // A Policies field, read (nullopt fields answer 204) or written from the body after
+  // `check` validates it.
+  awaitable<http_response> get_policy(http_request request, std::vector<std::string> field_path);
+  awaitable<http_response> set_policy(http_request request, std::vector<std::string> field_path,
+                                      std::function<result<void>(const nlohmann::json&)> check);
+  awaitable<http_response> remove_policy(http_request request, std::vector<std::string> field_path);
+
+  // admin_api_topics.cc
+  awaitable<http_response> list_topics(http_request request);
+  awaitable<http_response> list_partitioned(http_request request);
+  awaitable<http_response> create_topic(http_request request);
+  awaitable<http_response> delete_topic(http_request request);
+  awaitable<http_response> create_partitioned(http_request request);
+  awaitable<http_response> update_partitioned(http_request request);
+  awaitable<http_response> get_partitions(http_request request);
+  awaitable<http_response> delete_partitioned(http_request request);
+  awaitable<http_response> stats(http_request request);
+  awaitable<http_response> partitioned_stats(http_request request);
+  awaitable<http_response> internal_stats(http_request request);
+  awaitable<http_response> list_subscriptions(http_request request);
+  awaitable<http_response> create_subscription(http_request request);
+  awaitable<http_response> delete_subscription(http_request request);
+  awaitable<http_response> reset_cursor_to_time(http_request request);
+  awaitable<http_response> reset_cursor(http_request request);
+  awaitable<http_response> skip(http_request request);
+  awaitable<http_response> skip_all(http_request request);
+
+  // admin_api.cc
+  awaitable<http_response> metrics(http_request request);
+
+  // The topics an operation on `topic` applies to: its partitions when partitioned.
+  awaitable<result<std::vector<wire::topic_name>>> targets(wire::topic_name topic);
+  using topic_operation = std::function<awaitable<result<void>>(wire::topic_name)>;
+  // Runs `operation` on each target in turn; 204, or the first failure.
+  awaitable<http_response> for_each_target(wire::topic_name topic, topic_operation operation);
+
+  namespace_resources& _resources;
+  topic_admin* const _topics;
+};
+
+// Shared by the handler files.
+namespace detail {
+// "persistent://{tenant}/{namespace}/{topic}" from the path, or the 412 to answer.
+result<wire::topic_name> topic_from(const http_request& request);
+// "{tenant}/{namespace}" from the path.
+std::string namespace_from(const http_request& request);
+http_response not_ready();
+}  // namespace detail
+
+}  // namespace magnetar::broker::admin

@@ -1,0 +1,239 @@
+// admin_api: clusters, tenants, namespaces and namespace policies.
+#include "broker/admin/admin_api.h"
+#include "broker/admin/admin_errors.h"
+#include "broker/admin/stats_json.h"
+#include "broker/errc.h"
+
+#include <fmt/format.h>
+
+namespace magnetar::broker::admin {
+
+using nlohmann::json;
+
+namespace {
+
+http_response json_ok(const json& value) { return json_response(200, dump(value)); }
+
+// An empty body is JSON null, as an absent entity in JAX-RS.
+result<json> body_json(const http_request& request) {
+  if (request.body.find_first_not_of(" \t\r\n") == std::string::npos) return json();
+  return parse_json(request.body);
+}
+
+// Pulsar validates names before anything else and answers 412.
+std::optional<http_response> invalid_names(const http_request& request) {
+  for (const char* part : {"tenant", "namespace"}) {
+    auto it = request.params.find(part);
+    if (it != request.params.end() && !wire::is_valid_name_part(it->second)) {
+      return error_response(412, fmt::format("{} name is not valid: '{}'",
+                                             std::string(part) == "tenant" ? "Tenant" : "Namespace", it->second));
+    }
+  }
+  return std::nullopt;
+}
+
+// The field path of a policy route with its placeholders filled: "{param}" from the
+// path, "?name" from the query (the backlog quota's type defaults to destination_storage).
+std::vector<std::string> resolve_field(const http_request& request, const std::vector<std::string>& field) {
+  std::vector<std::string> out;
+  for (const auto& part : field) {
+    if (part.size() > 2 && part.front() == '{') {
+      out.push_back(request.param(part.substr(1, part.size() - 2)));
+    } else if (!part.empty() && part.front() == '?') {
+      out.push_back(request.query_value(part.substr(1)).value_or("destination_storage"));
+    } else {
+      out.push_back(part);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+awaitable<http_response> admin_api::list_clusters(http_request) {
+  auto names = co_await _resources.list_clusters();
+  if (!names) co_return error_to_response(names.error());
+  co_return json_ok(names.value());
+}
+
+awaitable<http_response> admin_api::get_cluster(http_request request) {
+  auto data = co_await _resources.get_cluster(request.param("cluster"));
+  if (!data) co_return error_to_response(data.error());
+  if (!data.value()) co_return error_response(404, "Cluster does not exist");
+  co_return json_ok(*data.value());
+}
+
+awaitable<http_response> admin_api::list_tenants(http_request) {
+  auto names = co_await _resources.list_tenants();
+  if (!names) co_return error_to_response(names.error());
+  co_return json_ok(names.value());
+}
+
+awaitable<http_response> admin_api::get_tenant(http_request request) {
+  if (auto bad = invalid_names(request)) co_return *bad;
+  auto info = co_await _resources.get_tenant(request.param("tenant"));
+  if (!info) co_return error_to_response(info.error());
+  co_return json_ok(to_json(info.value()));
+}
+
+awaitable<http_response> admin_api::create_tenant(http_request request) {
+  if (auto bad = invalid_names(request)) co_return *bad;
+  auto body = body_json(request);
+  if (!body) co_return error_to_response(body.error());
+  auto info = tenant_info_from_json(body.value());
+  if (!info) co_return error_to_response(info.error());
+  if (info.value().allowed_clusters.empty()) info.value().allowed_clusters.push_back(_resources.cluster_name());
+  auto created = co_await _resources.create_tenant(request.param("tenant"), std::move(info).value());
+  // Pulsar answers unknown clusters with 412.
+  if (!created && created.error() == errc::invalid_request) co_return error_response(412, created.error().detail());
+  if (!created) co_return error_to_response(created.error());
+  co_return no_content();
+}
+
+awaitable<http_response> admin_api::update_tenant(http_request request) {
+  if (auto bad = invalid_names(request)) co_return *bad;
+  auto body = body_json(request);
+  if (!body) co_return error_to_response(body.error());
+  auto info = tenant_info_from_json(body.value());
+  if (!info) co_return error_to_response(info.error());
+  auto updated = co_await _resources.update_tenant(request.param("tenant"), std::move(info).value());
+  if (!updated) co_return error_to_response(updated.error());
+  co_return no_content();
+}
+
+awaitable<http_response> admin_api::delete_tenant(http_request request) {
+  if (auto bad = invalid_names(request)) co_return *bad;
+  auto deleted = co_await _resources.delete_tenant(request.param("tenant"));
+  if (!deleted) co_return error_to_response(deleted.error());
+  co_return no_content();
+}
+
+awaitable<http_response> admin_api::list_namespaces(http_request request) {
+  if (auto bad = invalid_names(request)) co_return *bad;
+  auto names = co_await _resources.list_namespaces(request.param("tenant"));
+  if (!names) co_return error_to_response(names.error());
+  co_return json_ok(names.value());
+}
+
+awaitable<http_response> admin_api::get_policies(http_request request) {
+  if (auto bad = invalid_names(request)) co_return *bad;
+  auto policies = co_await _resources.get_policies(detail::namespace_from(request));
+  if (!policies) co_return error_to_response(policies.error());
+  co_return json_ok(policies.value());
+}
+
+awaitable<http_response> admin_api::create_namespace(http_request request) {
+  if (auto bad = invalid_names(request)) co_return *bad;
+  auto body = body_json(request);
+  if (!body) co_return error_to_response(body.error());
+  auto policies = std::move(body).value();
+  if (!policies.is_null() && !policies.is_object()) co_return error_response(400, "Policies must be a JSON object");
+  std::optional<int> bundles;
+  if (auto query = request.query_value("bundles")) {
+    try {
+      bundles = std::stoi(*query);
+    } catch (const std::exception&) {
+      co_return error_response(400, fmt::format("Bad number of bundles '{}'", *query));
+    }
+  }
+  if (policies.is_object() && policies.contains("bundles")) {
+    const auto& given = policies["bundles"];
+    if (given.is_object() && given.contains("numBundles") && given["numBundles"].is_number_integer()) {
+      bundles = given["numBundles"].get<int>();
+    }
+    policies.erase("bundles");
+  }
+  auto created = co_await _resources.create_namespace(detail::namespace_from(request), std::move(policies), bundles);
+  if (!created) co_return error_to_response(created.error());
+  co_return no_content();
+}
+
+awaitable<http_response> admin_api::delete_namespace(http_request request) {
+  if (auto bad = invalid_names(request)) co_return *bad;
+  auto deleted = co_await _resources.delete_namespace(detail::namespace_from(request));
+  if (!deleted) co_return error_to_response(deleted.error());
+  co_return no_content();
+}
+
+awaitable<http_response> admin_api::list_namespace_topics(http_request request) {
+  co_return co_await list_topics(std::move(request));
+}
+
+awaitable<http_response> admin_api::get_retention(http_request request) {
+  if (auto bad = invalid_names(request)) co_return *bad;
+  auto retention = co_await _resources.get_retention(detail::namespace_from(request));
+  if (!retention) co_return error_to_response(retention.error());
+  if (!retention.value()) co_return no_content();
+  co_return json_ok(to_json(*retention.value()));
+}
+
+awaitable<http_response> admin_api::set_retention(http_request request) {
+  if (auto bad = invalid_names(request)) co_return *bad;
+  auto body = parse_json(request.body);
+  if (!body) co_return error_to_response(body.error());
+  auto retention = retention_from_json(body.value());
+  if (!retention) co_return error_to_response(retention.error());
+  auto set = co_await _resources.set_retention(detail::namespace_from(request), retention.value());
+  if (!set) co_return error_to_response(set.error());
+  co_return no_content();
+}
+
+awaitable<http_response> admin_api::remove_retention(http_request request) {
+  std::vector<std::string> field{"retention_policies"};
+  co_return co_await remove_policy(std::move(request), std::move(field));
+}
+
+awaitable<http_response> admin_api::get_policy(http_request request, std::vector<std::string> field_path) {
+  if (auto bad = invalid_names(request)) co_return *bad;
+  auto policies = co_await _resources.get_policies(detail::namespace_from(request));
+  if (!policies) co_return error_to_response(policies.error());
+  const json* at = &policies.value();
+  for (const auto& key : resolve_field(request, field_path)) {
+    if (!at->is_object() || !at->contains(key)) co_return no_content();
+    at = &(*at)[key];
+  }
+  if (at->is_null()) co_return no_content();
+  co_return json_ok(*at);
+}
+
+awaitable<http_response> admin_api::set_policy(http_request request, std::vector<std::string> field_path,
+                                               std::function<result<void>(const json&)> check) {
+  if (auto bad = invalid_names(request)) co_return *bad;
+  auto body = parse_json(request.body);
+  if (!body) co_return error_to_response(body.error());
+  auto valid = check(body.value());
+  if (!valid) co_return error_to_response(valid.error());
+  auto field = resolve_field(request, field_path);
+  auto value = std::move(body).value();
+  std::function<result<void>(json&)> change = [&field, &value](json& policies) -> result<void> {
+    json* at = &policies;
+    for (const auto& key : field) {
+      if (!at->is_object()) *at = json::object();
+      at = &(*at)[key];
+    }
+    *at = value;
+    return success();
+  };
+  auto set = co_await _resources.update_policies(detail::namespace_from(request), std::move(change));
+  if (!set) co_return error_to_response(set.error());
+  co_return no_content();
+}
+
+awaitable<http_response> admin_api::remove_policy(http_request request, std::vector<std::string> field_path) {
+  if (auto bad = invalid_names(request)) co_return *bad;
+  auto field = resolve_field(request, field_path);
+  std::function<result<void>(json&)> change = [&field](json& policies) -> result<void> {
+    json* at = &policies;
+    for (std::size_t i = 0; i + 1 < field.size(); ++i) {
+      if (!at->is_object() || !at->contains(field[i])) return success();
+      at = &(*at)[field[i]];
+    }
+    if (at->is_object()) at->erase(field.back());
+    return success();
+  };
+  auto removed = co_await _resources.update_policies(detail::namespace_from(request), std::move(change));
+  if (!removed) co_return error_to_response(removed.error());
+  co_return no_content();
+}
+
+}  // namespace magnetar::broker::admin

@@ -1,0 +1,62 @@
+// admin_server: the broker's web service (webServicePort): Pulsar's admin REST API under
+// /admin/v2 and Prometheus metrics at /metrics, over HTTP/1.1.
+//
+// Wires the broker's config, the metadata store, namespace_resources, the broker's
+// topic_admin and an http_server. The standalone (or a broker) constructs it after the
+// metadata store has started, and stops it before the broker's topics and the store:
+//
+//   admin::admin_server admin(config, store, &broker_service, shards[0]);
+//   MAGNETAR_TRY(io::block_on(shards[0], admin.resources().ensure_defaults(
+//       "http://localhost:8080", "pulsar://localhost:6650")));   // standalone, every start
+//   MAGNETAR_TRY(admin.start());                                  // binds bind_address:web_service_port
+//   ... admin.port() ...
+//   io::block_on(shards[0], admin.stop());
+//
+// `topics` may be null while there is no broker (topic routes answer 503 then).
+// Owning shard: the HTTP server's connections run on `shard`. Thread-safety: start() and
+// stop() from one thread other than the shard's; resources() is thread-safe.
+#pragma once
+
+#include "base/result.h"
+#include "broker/admin/admin_api.h"
+#include "broker/admin/http_server.h"
+#include "broker/admin/namespace_resources.h"
+#include "broker/admin/router.h"
+#include "broker/broker_config.h"
+#include "broker/topic_admin.h"
+#include "io/shard.h"
+#include "meta/store.h"
+
+#include <cstdint>
+#include <memory>
+
+namespace magnetar::broker::admin {
+
+class admin_server {
+ public:
+  // Listens on config.bind_address:config.web_service_port (0: an ephemeral port). The
+  // store, topics and shard must outlive the server. `limits` tunes the HTTP server
+  // (its address and port are taken from the config).
+  admin_server(const broker_config& config, meta::store& store, topic_admin* topics, io::shard& shard,
+               http_server::options limits = {});
+  ~admin_server();
+  admin_server(const admin_server&) = delete;
+  admin_server& operator=(const admin_server&) = delete;
+
+  // Binds and starts serving; fails when the port is taken.
+  result<void> start();
+  // The port listened on, once started.
+  std::uint16_t port() const { return _server->port(); }
+  // Stops accepting and waits for requests in flight. Idempotent.
+  awaitable<void> stop();
+
+  namespace_resources& resources() { return _resources; }
+
+ private:
+  namespace_resources _resources;
+  admin_api _api;
+  router _router;
+  std::unique_ptr<http_server> _server;
+};
+
+}  // namespace magnetar::broker::admin

@@ -1,0 +1,54 @@
+// router: picks the handler of an admin request by method and path pattern.
+//
+// Patterns are literal segments and {params}: "/admin/v2/tenants/{tenant}". A path's
+// segments are split on '/' first and percent-decoded after, so a parameter never holds
+// a '/'. Where several patterns match, the one with more literal segments wins
+// ("/persistent/{t}/{ns}/partitioned" over "/persistent/{t}/{ns}/{topic}"). A path no
+// pattern matches gets 404; a path matched under other methods only gets 405 with Allow.
+//
+// Routes are added before the server starts; dispatch() is then called concurrently
+// from the server's sessions and only reads the table. Handlers must not throw.
+#pragma once
+
+#include "broker/admin/http_message.h"
+#include "io/asio.h"
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace magnetar::broker::admin {
+
+using handler = std::function<awaitable<http_response>(http_request)>;
+
+class router {
+ public:
+  void add(std::string method, std::string_view pattern, handler fn);
+
+  // Fills request.params and request.query and runs the route's handler, or answers
+  // 404/405/400 (a malformed percent-escape) itself.
+  awaitable<http_response> dispatch(http_request request) const;
+
+ private:
+  struct route {
+    std::string method;
+    std::vector<std::string> segments;  // "{name}" marks a parameter
+    int literals = 0;
+    handler fn;
+  };
+  const route* find(const std::vector<std::string>& path, const std::string& method, std::string* allow) const;
+
+  std::vector<route> _routes;
+};
+
+// Percent-decodes `text` ('+' stays '+': it is a path, not a form); nullopt on a bad escape.
+std::optional<std::string> percent_decode(std::string_view text);
+// "a=1&b=x%20y&flag" -> {a: 1, b: "x y", flag: ""}; nullopt on a bad escape.
+std::optional<std::map<std::string, std::string>> parse_query(std::string_view query);
+// "/a/b%2Fc/" -> {"a", "b/c"}: segments split on '/' then decoded; empty segments dropped.
+std::optional<std::vector<std::string>> split_path(std::string_view path);
+
+}  // namespace magnetar::broker::admin
