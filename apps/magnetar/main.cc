@@ -1,9 +1,11 @@
 // magnetar: one binary, one subcommand per role.
 //
 //   magnetar version      print the version and exit
+//   magnetar admin ...    administer a broker through its REST API (admin_command.h)
 //
 // The standalone server, broker, bookie and admin subcommands arrive with the
 // parts they start; each subcommand's own --help explains its options.
+#include "admin_command.h"
 #include "base/log.h"
 #include "base/version.h"
 
@@ -42,6 +44,7 @@ int main(int argc, char** argv) {
   add_common_options(app, options);
 
   auto* version = app.add_subcommand("version", "Print the version and build of this binary and exit");
+  magnetar::app::admin_command admin(app);
 
   CLI11_PARSE(app, argc, argv);
   if (app.get_subcommands().empty()) {
@@ -57,5 +60,6 @@ int main(int argc, char** argv) {
   }
 
   if (version->parsed()) return run_version();
+  if (admin.parsed()) return admin.run();
   return EXIT_FAILURE;
 }

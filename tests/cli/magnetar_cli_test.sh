@@ -30,4 +30,31 @@ expect bad_log_level_names_the_choices 1 "unknown log level 'loud' \(use trace, 
 MAGNETAR_LOG_LEVEL=noisy expect environment_log_level_is_checked 1 'MAGNETAR_LOG_LEVEL: unknown log level' -- version
 expect unknown_subcommand_is_named 109 'not expected: frobnicate' -- frobnicate
 
+# admin: help, argument checks (before any request) and a server that isn't there.
+# Port 1 on loopback: nothing listens there, so the connection is refused at once.
+closed=http://127.0.0.1:1
+expect admin_help_lists_the_groups 0 'topics +Topics, partitioned topics' -- admin --help
+expect admin_topics_help_lists_the_verbs 0 'reset-cursor +Move a subscription' -- admin topics --help
+expect admin_verb_help_shows_its_options 0 '--messageId' -- admin topics reset-cursor --help
+expect admin_without_a_verb_shows_the_group 1 'a subcommand is required' -- admin tenants
+expect admin_unreachable_server_names_the_url 1 \
+  "^magnetar admin: cannot connect to the admin API at $closed: Connection refused" -- \
+  admin --admin-url $closed clusters list
+MAGNETAR_ADMIN_URL=$closed expect admin_url_from_the_environment 1 "admin API at $closed" -- admin tenants list
+expect admin_url_after_the_verb 1 "admin API at $closed" -- admin topics stats my-topic --admin-url $closed
+expect admin_bad_url_is_explained 1 "bad admin URL 'https://x': https is not supported" -- \
+  admin --admin-url https://x clusters list
+expect admin_bad_topic_name_is_refused_before_sending 1 'invalid topic name .a/b/c/d.' -- \
+  admin --admin-url $closed topics stats a/b/c/d
+expect admin_bad_namespace_is_refused 1 "invalid namespace 'public': expected tenant/namespace" -- \
+  admin --admin-url $closed topics list public
+expect admin_bare_small_time_is_refused 1 'before 2000; for a time back from now give a unit' -- \
+  admin --admin-url $closed topics reset-cursor t -s sub --time 3600
+expect admin_reset_cursor_needs_a_target 1 'needs either --time or --messageId' -- \
+  admin --admin-url $closed topics reset-cursor t -s sub
+expect admin_bad_message_id_is_explained 1 "invalid message id '7': expected earliest, latest or ledgerId:entryId" -- \
+  admin --admin-url $closed topics create-subscription t -s sub -m 7
+expect admin_partitions_must_be_positive 105 'partitions: Value 0 not in range' -- \
+  admin topics create-partitioned-topic t -p 0
+
 exit $((failures > 0))

@@ -1,0 +1,450 @@
+#include "admin_command.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <charconv>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "admin_http.h"
+#include "base/errc.h"
+#include "wire/topic_name.h"
+
+namespace magnetar::app {
+
+// The arguments of every verb. One verb runs per invocation, so they share one set.
+struct admin_args {
+  std::string target;  // the tenant, namespace or topic the verb acts on
+  std::string subscription;
+  std::string message_id;
+  std::string time;
+  int partitions = 0;
+  std::int64_t count = 0;
+  bool force = false;
+  std::vector<std::string> admin_roles;
+  std::vector<std::string> allowed_clusters;
+};
+
+struct admin_command::state {
+  std::string url = "http://localhost:8080";
+  admin_args args;
+  // Set by the chosen verb's parse callback; run() calls it.
+  std::function<int(const admin_url&, const admin_args&)> action;
+};
+
+namespace {
+
+using nlohmann::json;
+using action_fn = std::function<int(const admin_url&, const admin_args&)>;
+
+int fail_with(std::string_view message) {
+  fmt::print(stderr, "magnetar admin: {}\n", message);
+  return EXIT_FAILURE;
+}
+
+enum class output { none, json, list };
+
+// pulsar-admin's output: lists one item per line, objects as indented JSON.
+void print_body(const std::string& body, output kind) {
+  if (kind == output::none || body.empty()) return;
+  const json parsed = json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_discarded()) {
+    fmt::print("{}\n", body);
+  } else if (kind == output::list && parsed.is_array()) {
+    for (const auto& item : parsed) fmt::print("{}\n", item.is_string() ? item.get<std::string>() : item.dump());
+  } else {
+    fmt::print("{}\n", parsed.dump(2));
+  }
+}
+
+// The server's explanation: the `reason` of Pulsar's {"reason": ...} error body.
+std::string reason_of(const http_reply& reply) {
+  const json parsed = json::parse(reply.body, nullptr, false);
+  if (parsed.is_object() && parsed.contains("reason") && parsed["reason"].is_string()) {
+    return parsed["reason"].get<std::string>();
+  }
+  if (!reply.body.empty() && reply.body.size() < 500) return reply.body;
+  return reply.reason;
+}
+
+result<http_reply> call(const admin_url& url, std::string_view method, const std::string& path,
+                        std::string_view body = {}) {
+  return http_call(url, method, path, body);
+}
+
+int request(const admin_url& url, std::string_view method, const std::string& path, output kind,
+            std::string_view body = {}) {
+  auto reply = call(url, method, path, body);
+  if (!reply) return fail_with(reply.error().detail());
+  if (reply.value().status < 200 || reply.value().status >= 300) {
+    return fail_with(fmt::format("{} (HTTP {})", reason_of(reply.value()), reply.value().status));
+  }
+  print_body(reply.value().body, kind);
+  return EXIT_SUCCESS;
+}
+
+std::string force_query(bool force) { return force ? "?force=true" : ""; }
+
+result<std::string> tenant_name(std::string_view tenant) {
+  if (!wire::is_valid_name_part(tenant)) {
+    return fail(base::errc::invalid_argument, fmt::format("invalid tenant name '{}'", tenant));
+  }
+  return std::string(tenant);
+}
+
+// "tenant/namespace" -> "tenant/namespace", checked.
+result<std::string> namespace_name(std::string_view text) {
+  const auto slash = text.find('/');
+  if (slash == std::string_view::npos || text.find('/', slash + 1) != std::string_view::npos ||
+      !wire::is_valid_name_part(text.substr(0, slash)) || !wire::is_valid_name_part(text.substr(slash + 1))) {
+    return fail(base::errc::invalid_argument, fmt::format("invalid namespace '{}': expected tenant/namespace", text));
+  }
+  return std::string(text);
+}
+
+// Any form Pulsar accepts (my-topic, tenant/ns/t, persistent://tenant/ns/t).
+result<std::string> topic_path(std::string_view text) {
+  MAGNETAR_TRY(topic, wire::topic_name::parse(text));
+  return fmt::format("/admin/v2/{}/{}/{}/{}", topic.domain(), topic.tenant(), topic.namespace_part(),
+                     encode_path_segment(topic.local_name()));
+}
+
+result<std::int64_t> parse_int(std::string_view text) {
+  std::int64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) {
+    return fail(base::errc::invalid_argument, fmt::format("'{}' is not a whole number", text));
+  }
+  return value;
+}
+
+// earliest | latest | ledgerId:entryId, as the JSON body of a MessageId (upstream's form,
+// which pulsar-admin sends too: latest is Long.MAX_VALUE twice, earliest -1 twice).
+result<std::string> message_id_body(std::string_view text) {
+  constexpr auto max = std::numeric_limits<std::int64_t>::max();
+  std::int64_t ledger = 0, entry = 0;
+  if (text == "latest") {
+    ledger = entry = max;
+  } else if (text == "earliest") {
+    ledger = entry = -1;
+  } else {
+    const auto colon = text.find(':');
+    auto l = parse_int(text.substr(0, colon));
+    auto e = colon == std::string_view::npos ? l : parse_int(text.substr(colon + 1));
+    if (colon == std::string_view::npos || !l || !e) {
+      return fail(base::errc::invalid_argument,
+                  fmt::format("invalid message id '{}': expected earliest, latest or ledgerId:entryId", text));
+    }
+    ledger = l.value();
+    entry = e.value();
+  }
+  return json{{"ledgerId", ledger}, {"entryId", entry}, {"partitionIndex", -1}}.dump();
+}
+
+// --time: a duration back from now with a unit (30s, 10m, 2h, 1d, 1w, 1y), like
+// pulsar-admin's, or an absolute timestamp in milliseconds since the epoch. pulsar-admin
+// reads a bare number as seconds back; a bare number before 2000 is therefore refused
+// rather than taken as a 1970 timestamp that would rewind the whole topic.
+result<std::int64_t> reset_timestamp(std::string_view text) {
+  using namespace std::chrono;
+  const auto now = duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+  if (!text.empty() && std::isdigit(static_cast<unsigned char>(text.back()))) {
+    MAGNETAR_TRY(stamp, parse_int(text));
+    constexpr std::int64_t year_2000_ms = 946'684'800'000;
+    if (stamp < year_2000_ms) {
+      return fail(base::errc::invalid_argument,
+                  fmt::format("--time {} is a timestamp before 2000; for a time back from now give a unit, "
+                              "e.g. {}s or {}m",
+                              text, text, text));
+    }
+    return stamp;
+  }
+  const std::string_view number = text.empty() ? text : text.substr(0, text.size() - 1);
+  std::int64_t unit_ms = 0;
+  switch (text.empty() ? '\0' : text.back()) {
+    case 's':
+      unit_ms = 1000;
+      break;
+    case 'm':
+      unit_ms = 60'000;
+      break;
+    case 'h':
+      unit_ms = 3'600'000;
+      break;
+    case 'd':
+      unit_ms = 86'400'000;
+      break;
+    case 'w':
+      unit_ms = 7 * 86'400'000LL;
+      break;
+    case 'y':
+      unit_ms = 365 * 86'400'000LL;
+      break;
+  }
+  auto amount = parse_int(number);
+  if (unit_ms == 0 || !amount || amount.value() < 0 || amount.value() > now / unit_ms) {
+    return fail(base::errc::invalid_argument,
+                fmt::format("invalid --time '{}': expected a duration such as 10m, 2h, 1d (s, m, h, d, w, y) "
+                            "or a timestamp in milliseconds",
+                            text));
+  }
+  return now - amount.value() * unit_ms;
+}
+
+// Wraps an action whose path (or body) comes from checked arguments: a bad argument is
+// reported before anything is sent.
+template <class F>
+action_fn checked(F f) {
+  return [f](const admin_url& url, const admin_args& args) -> int {
+    result<int> code = f(url, args);
+    return code ? code.value() : fail_with(code.error().detail());
+  };
+}
+
+int create_tenant(const admin_url& url, const admin_args& args, const std::string& path) {
+  std::vector<std::string> clusters = args.allowed_clusters;
+  if (clusters.empty()) {  // pulsar-admin's default: every cluster
+    auto reply = call(url, "GET", "/admin/v2/clusters");
+    if (!reply) return fail_with(reply.error().detail());
+    const json listed = json::parse(reply.value().body, nullptr, false);
+    if (reply.value().status == 200 && listed.is_array()) {
+      for (const auto& c : listed) {
+        if (c.is_string()) clusters.push_back(c.get<std::string>());
+      }
+    }
+  }
+  const json body{{"adminRoles", args.admin_roles}, {"allowedClusters", clusters}};
+  return request(url, "PUT", path, output::none, body.dump());
+}
+
+CLI::App* verb(admin_command::state& state, CLI::App& group, std::string name, std::string description,
+               action_fn action) {
+  auto* sub = group.add_subcommand(std::move(name), std::move(description));
+  sub->fallthrough();
+  sub->callback([&state, action = std::move(action)] { state.action = action; });
+  return sub;
+}
+
+void add_target(CLI::App* sub, admin_args& args, std::string name, std::string description) {
+  sub->add_option(std::move(name), args.target, std::move(description))->required();
+}
+
+void add_subscription(CLI::App* sub, admin_args& args) {
+  sub->add_option("-s,--subscription", args.subscription, "Subscription name")->required();
+}
+
+constexpr const char* topic_help = "Topic: my-topic, tenant/namespace/topic or persistent://tenant/namespace/topic";
+
+void add_clusters(admin_command::state& s, CLI::App& admin) {
+  auto* group = admin.add_subcommand("clusters", "List clusters");
+  group->fallthrough();
+  verb(s, *group, "list", "List the clusters",
+       [](const admin_url& url, const admin_args&) { return request(url, "GET", "/admin/v2/clusters", output::list); });
+}
+
+void add_tenants(admin_command::state& s, CLI::App& admin) {
+  auto& a = s.args;
+  auto* group = admin.add_subcommand("tenants", "List, create and delete tenants");
+  group->fallthrough();
+  verb(s, *group, "list", "List the tenants",
+       [](const admin_url& url, const admin_args&) { return request(url, "GET", "/admin/v2/tenants", output::list); });
+  auto* create = verb(s, *group, "create", "Create a tenant",
+                      checked([](const admin_url& url, const admin_args& args) -> result<int> {
+                        MAGNETAR_TRY(tenant, tenant_name(args.target));
+                        return create_tenant(url, args, "/admin/v2/tenants/" + tenant);
+                      }));
+  add_target(create, a, "tenant", "Tenant name");
+  create->add_option("-r,--admin-roles", a.admin_roles, "Admin roles, comma-separated")->delimiter(',');
+  create->add_option("-c,--allowed-clusters", a.allowed_clusters, "Allowed clusters, comma-separated (default: all)")
+      ->delimiter(',');
+  auto* remove = verb(
+      s, *group, "delete", "Delete a tenant", checked([](const admin_url& url, const admin_args& args) -> result<int> {
+        MAGNETAR_TRY(tenant, tenant_name(args.target));
+        return request(url, "DELETE", "/admin/v2/tenants/" + tenant + force_query(args.force), output::none);
+      }));
+  add_target(remove, a, "tenant", "Tenant name");
+  remove->add_flag("-f,--force", a.force, "Delete the tenant's namespaces and topics too");
+}
+
+void add_namespaces(admin_command::state& s, CLI::App& admin) {
+  auto& a = s.args;
+  auto* group = admin.add_subcommand("namespaces", "List, create and delete namespaces; show their policies");
+  group->fallthrough();
+  auto* list = verb(s, *group, "list", "List a tenant's namespaces",
+                    checked([](const admin_url& url, const admin_args& args) -> result<int> {
+                      MAGNETAR_TRY(tenant, tenant_name(args.target));
+                      return request(url, "GET", "/admin/v2/namespaces/" + tenant, output::list);
+                    }));
+  add_target(list, a, "tenant", "Tenant name");
+  auto namespace_verb = [&](std::string name, std::string description, std::string method, output kind, bool force) {
+    auto* sub = verb(s, *group, std::move(name), std::move(description),
+                     checked([method, kind](const admin_url& url, const admin_args& args) -> result<int> {
+                       MAGNETAR_TRY(ns, namespace_name(args.target));
+                       return request(url, method, "/admin/v2/namespaces/" + ns + force_query(args.force), kind);
+                     }));
+    add_target(sub, a, "namespace", "Namespace: tenant/namespace");
+    if (force) sub->add_flag("-f,--force", a.force, "Delete the namespace's topics too");
+  };
+  namespace_verb("create", "Create a namespace", "PUT", output::none, false);
+  namespace_verb("delete", "Delete a namespace", "DELETE", output::none, true);
+  namespace_verb("policies", "Show a namespace's policies", "GET", output::json, false);
+}
+
+// A topics verb: `make` builds the method, path suffix, body and output from the
+// arguments once the topic's path is known.
+struct topic_request {
+  std::string method;
+  std::string suffix;
+  output kind = output::none;
+  std::string body;
+};
+
+CLI::App* topic_verb(admin_command::state& s, CLI::App& group, std::string name, std::string description,
+                     std::function<result<topic_request>(const admin_args&)> make) {
+  auto* sub = verb(s, group, std::move(name), std::move(description),
+                   checked([make](const admin_url& url, const admin_args& args) -> result<int> {
+                     MAGNETAR_TRY(path, topic_path(args.target));
+                     MAGNETAR_TRY(r, make(args));
+                     return request(url, r.method, path + r.suffix, r.kind, r.body);
+                   }));
+  add_target(sub, s.args, "topic", topic_help);
+  return sub;
+}
+
+std::string subscription_suffix(const admin_args& args) {
+  return "/subscription/" + encode_path_segment(args.subscription);
+}
+
+void add_topics(admin_command::state& s, CLI::App& admin) {
+  auto& a = s.args;
+  auto* group = admin.add_subcommand("topics", "Topics, partitioned topics, stats and subscriptions");
+  group->fallthrough();
+  auto namespace_list = [&](std::string name, std::string description, std::string suffix) {
+    auto* sub = verb(s, *group, std::move(name), std::move(description),
+                     checked([suffix](const admin_url& url, const admin_args& args) -> result<int> {
+                       MAGNETAR_TRY(ns, namespace_name(args.target));
+                       return request(url, "GET", "/admin/v2/persistent/" + ns + suffix, output::list);
+                     }));
+    add_target(sub, a, "namespace", "Namespace: tenant/namespace");
+  };
+  namespace_list("list", "List a namespace's topics (partitions of partitioned topics included)", "");
+  namespace_list("list-partitioned-topics", "List a namespace's partitioned topics", "/partitioned");
+
+  using r = topic_request;
+  auto fixed = [](r request) { return [request](const admin_args&) -> result<r> { return request; }; };
+  topic_verb(s, *group, "create", "Create a non-partitioned topic", fixed(r{"PUT", "", output::none, ""}));
+  topic_verb(s, *group, "delete", "Delete a topic", [](const admin_args& args) -> result<r> {
+    return r{"DELETE", force_query(args.force), output::none, ""};
+  })->add_flag("-f,--force", a.force, "Delete even with producers or consumers connected");
+  topic_verb(s, *group, "create-partitioned-topic", "Create a partitioned topic",
+             [](const admin_args& args) -> result<r> {
+               return r{"PUT", "/partitions", output::none, std::to_string(args.partitions)};
+             })
+      ->add_option("-p,--partitions", a.partitions, "Number of partitions")
+      ->required()
+      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
+  topic_verb(s, *group, "get-partitioned-topic-metadata", "Show a partitioned topic's partition count",
+             fixed(r{"GET", "/partitions", output::json, ""}));
+  topic_verb(s, *group, "delete-partitioned-topic", "Delete a partitioned topic and its partitions",
+             [](const admin_args& args) -> result<r> {
+               return r{"DELETE", "/partitions" + force_query(args.force), output::none, ""};
+             })
+      ->add_flag("-f,--force", a.force, "Delete even with producers or consumers connected");
+  topic_verb(s, *group, "stats", "Show a topic's stats", fixed(r{"GET", "/stats", output::json, ""}));
+  topic_verb(s, *group, "partitioned-stats", "Show a partitioned topic's stats",
+             fixed(r{"GET", "/partitioned-stats", output::json, ""}));
+  topic_verb(s, *group, "stats-internal", "Show a topic's internal (managed ledger) stats",
+             fixed(r{"GET", "/internalStats", output::json, ""}));
+  topic_verb(s, *group, "subscriptions", "List a topic's subscriptions",
+             fixed(r{"GET", "/subscriptions", output::list, ""}));
+
+  auto* create_sub =
+      topic_verb(s, *group, "create-subscription", "Create a subscription", [](const admin_args& args) -> result<r> {
+        MAGNETAR_TRY(body, message_id_body(args.message_id.empty() ? "latest" : args.message_id));
+        return r{"PUT", subscription_suffix(args), output::none, body};
+      });
+  add_subscription(create_sub, a);
+  // No default_val(): CLI11 would write it into the shared arguments at once.
+  create_sub->add_option("-m,--messageId", a.message_id,
+                         "Where it starts: earliest, latest (the default) or ledgerId:entryId");
+
+  auto* unsubscribe =
+      topic_verb(s, *group, "unsubscribe", "Delete a subscription", [](const admin_args& args) -> result<r> {
+        return r{"DELETE", subscription_suffix(args) + force_query(args.force), output::none, ""};
+      });
+  add_subscription(unsubscribe, a);
+  unsubscribe->add_flag("-f,--force", a.force, "Disconnect its consumers first");
+
+  auto* reset = topic_verb(
+      s, *group, "reset-cursor", "Move a subscription to a time or message id",
+      [](const admin_args& args) -> result<r> {
+        if (args.time.empty() == args.message_id.empty()) {
+          return fail(base::errc::invalid_argument, "reset-cursor needs either --time or --messageId");
+        }
+        if (!args.time.empty()) {
+          MAGNETAR_TRY(stamp, reset_timestamp(args.time));
+          return r{"POST", fmt::format("{}/resetcursor/{}", subscription_suffix(args), stamp), output::none, ""};
+        }
+        MAGNETAR_TRY(body, message_id_body(args.message_id));
+        return r{"POST", subscription_suffix(args) + "/resetcursor", output::none, body};
+      });
+  add_subscription(reset, a);
+  auto* time = reset->add_option("-t,--time", a.time,
+                                 "Time back from now (10m, 2h, 1d; s m h d w y) or a timestamp in ms since the epoch");
+  reset->add_option("-m,--messageId", a.message_id, "Message id: earliest, latest or ledgerId:entryId")->excludes(time);
+
+  auto* skip =
+      topic_verb(s, *group, "skip", "Skip messages of a subscription", [](const admin_args& args) -> result<r> {
+        return r{"POST", fmt::format("{}/skip/{}", subscription_suffix(args), args.count), output::none, ""};
+      });
+  add_subscription(skip, a);
+  skip->add_option("-n,--count", a.count, "Number of messages to skip")
+      ->required()
+      ->check(CLI::Range(std::int64_t{1}, std::numeric_limits<std::int64_t>::max()));
+
+  auto* clear = topic_verb(s, *group, "clear-backlog", "Skip every message of a subscription",
+                           [](const admin_args& args) -> result<r> {
+                             return r{"POST", subscription_suffix(args) + "/skip_all", output::none, ""};
+                           });
+  add_subscription(clear, a);
+}
+
+}  // namespace
+
+admin_command::admin_command(CLI::App& app) : _state(std::make_unique<state>()) {
+  _command = app.add_subcommand("admin", "Administer a running broker through its admin REST API (as pulsar-admin)");
+  _command->require_subcommand(0, 1);
+  _command->add_option("--admin-url", _state->url, "Admin REST API of the broker")
+      ->default_val("http://localhost:8080")
+      ->envname("MAGNETAR_ADMIN_URL");
+  add_clusters(*_state, *_command);
+  add_tenants(*_state, *_command);
+  add_namespaces(*_state, *_command);
+  add_topics(*_state, *_command);
+}
+
+admin_command::~admin_command() = default;
+
+bool admin_command::parsed() const { return _command->parsed(); }
+
+int admin_command::run() const {
+  if (!_state->action) {
+    // The deepest command given, so that `magnetar admin topics` shows the topics verbs.
+    const CLI::App* given = _command;
+    for (auto* group : _command->get_subcommands()) given = group;
+    fmt::print(stderr, "magnetar admin: a subcommand is required\n\n{}", given->help());
+    return EXIT_FAILURE;
+  }
+  auto url = admin_url::parse(_state->url);
+  if (!url) return fail_with(url.error().detail());
+  return _state->action(url.value(), _state->args);
+}
+
+}  // namespace magnetar::app
