@@ -1,15 +1,10 @@
 #include "broker/config_file.h"
 
-#include "base/errc.h"
-#include "broker/pulsar_config_keys.h"
-#include "wire/topic_name.h"
-
 #include <fcntl.h>
-#include <unistd.h>
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -20,6 +15,10 @@
 #include <limits>
 #include <system_error>
 #include <type_traits>
+
+#include "base/errc.h"
+#include "broker/pulsar_config_keys.h"
+#include "wire/topic_name.h"
 
 namespace magnetar::broker {
 namespace {
@@ -58,7 +57,10 @@ result<std::int64_t> parse_integer(std::string_view value, std::int64_t min, std
 }
 
 template <class T>
-constexpr bool is_duration = requires { typename T::rep; typename T::period; };
+constexpr bool is_duration = requires {
+  typename T::rep;
+  typename T::period;
+};
 
 // A numeric field of broker_config (an integer or a std::chrono duration in the key's unit).
 template <auto Member, std::int64_t Min, std::int64_t Max>
@@ -149,8 +151,7 @@ constexpr auto settings = std::to_array<setting>({
      &set_number<&c::max_pending_publish_requests_per_connection, 1, java_int_max>},
     {"dispatcherMaxReadBatchSize", &set_number<&c::dispatcher_max_read_batch_size, 1, java_int_max>},
     {"dispatcherMaxReadSizeBytes", &set_number<&c::dispatcher_max_read_size_bytes, 1, java_int_max>},
-    {"managedLedgerMaxEntriesPerLedger",
-     &set_number<&c::managed_ledger_max_entries_per_ledger, 1, java_int_max>},
+    {"managedLedgerMaxEntriesPerLedger", &set_number<&c::managed_ledger_max_entries_per_ledger, 1, java_int_max>},
     {"managedLedgerMinLedgerRolloverTimeMinutes",
      &set_number<&c::managed_ledger_min_ledger_rollover_time, 0, java_int_max>},
     {"managedLedgerMaxLedgerRolloverTimeMinutes",
@@ -183,8 +184,8 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
     std::size_t diagonal = row[0];
     row[0] = i;
     for (std::size_t j = 1; j <= b.size(); ++j) {
-      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
-                        std::tolower(static_cast<unsigned char>(b[j - 1]));
+      const bool same =
+          std::tolower(static_cast<unsigned char>(a[i - 1])) == std::tolower(static_cast<unsigned char>(b[j - 1]));
       const std::size_t next = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
       diagonal = row[j];
       row[j] = next;
@@ -241,8 +242,7 @@ std::string_view closest_config_key(std::string_view key) {
   return best_distance <= tolerated ? best : std::string_view();
 }
 
-result<setting_outcome> apply_config_setting(broker_config& config, std::string_view key,
-                                             std::string_view value) {
+result<setting_outcome> apply_config_setting(broker_config& config, std::string_view key, std::string_view value) {
   key = trim(key);
   value = trim(value);
   if (const auto* s = find_setting(key)) {
@@ -262,14 +262,14 @@ result<setting_outcome> apply_config_setting(broker_config& config, std::string_
 result<void> validate_broker_config(const broker_config& config) {
   // BookKeeper's rule, which Pulsar checks when it creates a ledger: E >= W >= A.
   if (config.managed_ledger_default_write_quorum > config.managed_ledger_default_ensemble_size) {
-    return bad_value(fmt::format("managedLedgerDefaultWriteQuorum ({}) is larger than managedLedgerDefaultEnsembleSize ({})",
-                                 config.managed_ledger_default_write_quorum,
-                                 config.managed_ledger_default_ensemble_size));
+    return bad_value(
+        fmt::format("managedLedgerDefaultWriteQuorum ({}) is larger than managedLedgerDefaultEnsembleSize ({})",
+                    config.managed_ledger_default_write_quorum, config.managed_ledger_default_ensemble_size));
   }
   if (config.managed_ledger_default_ack_quorum > config.managed_ledger_default_write_quorum) {
-    return bad_value(fmt::format("managedLedgerDefaultAckQuorum ({}) is larger than managedLedgerDefaultWriteQuorum ({})",
-                                 config.managed_ledger_default_ack_quorum,
-                                 config.managed_ledger_default_write_quorum));
+    return bad_value(
+        fmt::format("managedLedgerDefaultAckQuorum ({}) is larger than managedLedgerDefaultWriteQuorum ({})",
+                    config.managed_ledger_default_ack_quorum, config.managed_ledger_default_write_quorum));
   }
   return success();
 }
@@ -297,8 +297,7 @@ result<parsed_broker_config> parse_broker_config(std::string_view text, std::str
       return fail(outcome.error().code(), fmt::format("{}:{}: {}", source, line_number, outcome.error().detail()));
     }
     if (outcome.value() == setting_outcome::not_implemented && !value.empty() &&
-        std::find(parsed.not_implemented.begin(), parsed.not_implemented.end(), key) ==
-            parsed.not_implemented.end()) {
+        std::find(parsed.not_implemented.begin(), parsed.not_implemented.end(), key) == parsed.not_implemented.end()) {
       parsed.not_implemented.emplace_back(key);
     }
   }

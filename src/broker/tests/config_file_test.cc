@@ -1,15 +1,15 @@
 #include "broker/config_file.h"
 
-#include "base/errc.h"
-#include "broker/pulsar_config_keys.h"
-#include "io/temp_directory.h"
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <set>
 #include <string>
+
+#include "base/errc.h"
+#include "broker/pulsar_config_keys.h"
+#include "io/temp_directory.h"
 
 namespace magnetar::broker {
 namespace {
@@ -146,7 +146,8 @@ TEST(config_file, a_bad_number_names_the_key) {
 }
 
 TEST(config_file, a_number_out_of_range_names_the_range) {
-  EXPECT_EQ(error_of("defaultNumPartitions=0"), "broker.conf:1: defaultNumPartitions: '0' is out of range (1..2147483647)");
+  EXPECT_EQ(error_of("defaultNumPartitions=0"),
+            "broker.conf:1: defaultNumPartitions: '0' is out of range (1..2147483647)");
   EXPECT_THAT(error_of("managedLedgerMaxEntriesPerLedger=99999999999999999999999"), HasSubstr("out of range"));
   EXPECT_THAT(error_of("dispatcherMaxReadBatchSize=-5"), HasSubstr("out of range"));
 }
@@ -257,7 +258,8 @@ TEST(config_file, load_reads_a_file_and_names_it_in_errors) {
   }
   auto loaded = load_broker_config(path);
   ASSERT_FALSE(loaded);
-  EXPECT_EQ(loaded.error().detail(), path + ":2: brokerServicePort: 'abc' is not a port (0..65535; 0 picks a free one)");
+  EXPECT_EQ(loaded.error().detail(),
+            path + ":2: brokerServicePort: 'abc' is not a port (0..65535; 0 picks a free one)");
   {
     std::ofstream out(path);
     out << "clusterName=from-file\ntlsEnabled=false\n";
