@@ -13,14 +13,14 @@ using nlohmann::json;
 
 namespace detail {
 
-result<wire::topic_name> topic_from(const http_request& request) {
+result<wire::topic_name> topic_from(const incoming_request& request) {
   const auto& local = request.param("topic");
   if (local == "." || local == "..") return fail(wire::errc::invalid_topic_name, "Topic name is not valid");
   return wire::topic_name::parse(
       fmt::format("persistent://{}/{}/{}", request.param("tenant"), request.param("namespace"), local));
 }
 
-std::string namespace_from(const http_request& request) {
+std::string namespace_from(const incoming_request& request) {
   return request.param("tenant") + "/" + request.param("namespace");
 }
 
@@ -31,17 +31,17 @@ http_response not_ready() { return error_response(503, "The broker's topic servi
 admin_api::admin_api(namespace_resources& resources, topic_admin* topics) : _resources(resources), _topics(topics) {}
 
 void admin_api::register_routes(router& routes) {
-  using member = awaitable<http_response> (admin_api::*)(http_request);
+  using member = awaitable<http_response> (admin_api::*)(incoming_request);
   auto add = [&](const char* method, std::string_view pattern, member fn) {
-    routes.add(method, pattern, [this, fn](http_request r) { return (this->*fn)(std::move(r)); });
+    routes.add(method, pattern, [this, fn](incoming_request r) { return (this->*fn)(std::move(r)); });
   };
   auto policy = [&](std::string_view pattern, std::vector<std::string> field,
                     std::function<result<void>(const json&)> check, bool removable) {
-    routes.add("GET", pattern, [this, field](http_request r) { return get_policy(std::move(r), field); });
+    routes.add("GET", pattern, [this, field](incoming_request r) { return get_policy(std::move(r), field); });
     routes.add("POST", pattern,
-               [this, field, check](http_request r) { return set_policy(std::move(r), field, check); });
+               [this, field, check](incoming_request r) { return set_policy(std::move(r), field, check); });
     if (removable) {
-      routes.add("DELETE", pattern, [this, field](http_request r) { return remove_policy(std::move(r), field); });
+      routes.add("DELETE", pattern, [this, field](incoming_request r) { return remove_policy(std::move(r), field); });
     }
   };
 
@@ -87,7 +87,7 @@ void admin_api::register_routes(router& routes) {
            return success();
          },
          true);
-  routes.add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/permissions", [this](http_request r) {
+  routes.add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/permissions", [this](incoming_request r) {
     return get_policy(std::move(r), {"auth_policies", "namespace_auth"});
   });
   // Pulsar names the quota's type in the query (backlogQuotaType, destination_storage
@@ -98,7 +98,7 @@ void admin_api::register_routes(router& routes) {
            return success();
          },
          true);
-  routes.add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/backlogQuotaMap", [this](http_request r) {
+  routes.add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/backlogQuotaMap", [this](incoming_request r) {
     return get_policy(std::move(r), {"backlog_quota_map"});
   });
 
@@ -148,7 +148,7 @@ awaitable<http_response> admin_api::for_each_target(wire::topic_name topic, topi
   co_return no_content();
 }
 
-awaitable<http_response> admin_api::metrics(http_request) {
+awaitable<http_response> admin_api::metrics(incoming_request) {
   std::map<std::string, topic_stats> topics;
   broker_metrics broker;
   if (_topics != nullptr) {

@@ -33,50 +33,50 @@ class admin_api {
 
  private:
   // admin_api_namespaces.cc
-  awaitable<http_response> list_clusters(http_request request);
-  awaitable<http_response> get_cluster(http_request request);
-  awaitable<http_response> list_tenants(http_request request);
-  awaitable<http_response> get_tenant(http_request request);
-  awaitable<http_response> create_tenant(http_request request);
-  awaitable<http_response> update_tenant(http_request request);
-  awaitable<http_response> delete_tenant(http_request request);
-  awaitable<http_response> list_namespaces(http_request request);
-  awaitable<http_response> get_policies(http_request request);
-  awaitable<http_response> create_namespace(http_request request);
-  awaitable<http_response> delete_namespace(http_request request);
-  awaitable<http_response> list_namespace_topics(http_request request);
-  awaitable<http_response> get_retention(http_request request);
-  awaitable<http_response> set_retention(http_request request);
-  awaitable<http_response> remove_retention(http_request request);
+  awaitable<http_response> list_clusters(incoming_request request);
+  awaitable<http_response> get_cluster(incoming_request request);
+  awaitable<http_response> list_tenants(incoming_request request);
+  awaitable<http_response> get_tenant(incoming_request request);
+  awaitable<http_response> create_tenant(incoming_request request);
+  awaitable<http_response> update_tenant(incoming_request request);
+  awaitable<http_response> delete_tenant(incoming_request request);
+  awaitable<http_response> list_namespaces(incoming_request request);
+  awaitable<http_response> get_policies(incoming_request request);
+  awaitable<http_response> create_namespace(incoming_request request);
+  awaitable<http_response> delete_namespace(incoming_request request);
+  awaitable<http_response> list_namespace_topics(incoming_request request);
+  awaitable<http_response> get_retention(incoming_request request);
+  awaitable<http_response> set_retention(incoming_request request);
+  awaitable<http_response> remove_retention(incoming_request request);
   // A Policies field, read (nullopt fields answer 204) or written from the body after
   // `check` validates it.
-  awaitable<http_response> get_policy(http_request request, std::vector<std::string> field_path);
-  awaitable<http_response> set_policy(http_request request, std::vector<std::string> field_path,
+  awaitable<http_response> get_policy(incoming_request request, std::vector<std::string> field_path);
+  awaitable<http_response> set_policy(incoming_request request, std::vector<std::string> field_path,
                                       std::function<result<void>(const nlohmann::json&)> check);
-  awaitable<http_response> remove_policy(http_request request, std::vector<std::string> field_path);
+  awaitable<http_response> remove_policy(incoming_request request, std::vector<std::string> field_path);
 
   // admin_api_topics.cc
-  awaitable<http_response> list_topics(http_request request);
-  awaitable<http_response> list_partitioned(http_request request);
-  awaitable<http_response> create_topic(http_request request);
-  awaitable<http_response> delete_topic(http_request request);
-  awaitable<http_response> create_partitioned(http_request request);
-  awaitable<http_response> update_partitioned(http_request request);
-  awaitable<http_response> get_partitions(http_request request);
-  awaitable<http_response> delete_partitioned(http_request request);
-  awaitable<http_response> stats(http_request request);
-  awaitable<http_response> partitioned_stats(http_request request);
-  awaitable<http_response> internal_stats(http_request request);
-  awaitable<http_response> list_subscriptions(http_request request);
-  awaitable<http_response> create_subscription(http_request request);
-  awaitable<http_response> delete_subscription(http_request request);
-  awaitable<http_response> reset_cursor_to_time(http_request request);
-  awaitable<http_response> reset_cursor(http_request request);
-  awaitable<http_response> skip(http_request request);
-  awaitable<http_response> skip_all(http_request request);
+  awaitable<http_response> list_topics(incoming_request request);
+  awaitable<http_response> list_partitioned(incoming_request request);
+  awaitable<http_response> create_topic(incoming_request request);
+  awaitable<http_response> delete_topic(incoming_request request);
+  awaitable<http_response> create_partitioned(incoming_request request);
+  awaitable<http_response> update_partitioned(incoming_request request);
+  awaitable<http_response> get_partitions(incoming_request request);
+  awaitable<http_response> delete_partitioned(incoming_request request);
+  awaitable<http_response> stats(incoming_request request);
+  awaitable<http_response> partitioned_stats(incoming_request request);
+  awaitable<http_response> internal_stats(incoming_request request);
+  awaitable<http_response> list_subscriptions(incoming_request request);
+  awaitable<http_response> create_subscription(incoming_request request);
+  awaitable<http_response> delete_subscription(incoming_request request);
+  awaitable<http_response> reset_cursor_to_time(incoming_request request);
+  awaitable<http_response> reset_cursor(incoming_request request);
+  awaitable<http_response> skip(incoming_request request);
+  awaitable<http_response> skip_all(incoming_request request);
 
   // admin_api.cc
-  awaitable<http_response> metrics(http_request request);
+  awaitable<http_response> metrics(incoming_request request);
 
   // The topics an operation on `topic` applies to: its partitions when partitioned.
   awaitable<result<std::vector<wire::topic_name>>> targets(wire::topic_name topic);
@@ -91,9 +91,9 @@ class admin_api {
 // Shared by the handler files.
 namespace detail {
 // "persistent://{tenant}/{namespace}/{topic}" from the path, or the 412 to answer.
-result<wire::topic_name> topic_from(const http_request& request);
+result<wire::topic_name> topic_from(const incoming_request& request);
 // "{tenant}/{namespace}" from the path.
-std::string namespace_from(const http_request& request);
+std::string namespace_from(const incoming_request& request);
 http_response not_ready();
 }  // namespace detail
 

@@ -15,13 +15,13 @@ namespace {
 http_response json_ok(const json& value) { return json_response(200, dump(value)); }
 
 // An empty body is JSON null, as an absent entity in JAX-RS.
-result<json> body_json(const http_request& request) {
+result<json> body_json(const incoming_request& request) {
   if (request.body.find_first_not_of(" \t\r\n") == std::string::npos) return json();
   return parse_json(request.body);
 }
 
 // Pulsar validates names before anything else and answers 412.
-std::optional<http_response> invalid_names(const http_request& request) {
+std::optional<http_response> invalid_names(const incoming_request& request) {
   for (const char* part : {"tenant", "namespace"}) {
     auto it = request.params.find(part);
     if (it != request.params.end() && !wire::is_valid_name_part(it->second)) {
@@ -34,7 +34,7 @@ std::optional<http_response> invalid_names(const http_request& request) {
 
 // The field path of a policy route with its placeholders filled: "{param}" from the
 // path, "?name" from the query (the backlog quota's type defaults to destination_storage).
-std::vector<std::string> resolve_field(const http_request& request, const std::vector<std::string>& field) {
+std::vector<std::string> resolve_field(const incoming_request& request, const std::vector<std::string>& field) {
   std::vector<std::string> out;
   for (const auto& part : field) {
     if (part.size() > 2 && part.front() == '{') {
@@ -50,33 +50,33 @@ std::vector<std::string> resolve_field(const http_request& request, const std::v
 
 }  // namespace
 
-awaitable<http_response> admin_api::list_clusters(http_request) {
+awaitable<http_response> admin_api::list_clusters(incoming_request) {
   auto names = co_await _resources.list_clusters();
   if (!names) co_return error_to_response(names.error());
   co_return json_ok(names.value());
 }
 
-awaitable<http_response> admin_api::get_cluster(http_request request) {
+awaitable<http_response> admin_api::get_cluster(incoming_request request) {
   auto data = co_await _resources.get_cluster(request.param("cluster"));
   if (!data) co_return error_to_response(data.error());
   if (!data.value()) co_return error_response(404, "Cluster does not exist");
   co_return json_ok(*data.value());
 }
 
-awaitable<http_response> admin_api::list_tenants(http_request) {
+awaitable<http_response> admin_api::list_tenants(incoming_request) {
   auto names = co_await _resources.list_tenants();
   if (!names) co_return error_to_response(names.error());
   co_return json_ok(names.value());
 }
 
-awaitable<http_response> admin_api::get_tenant(http_request request) {
+awaitable<http_response> admin_api::get_tenant(incoming_request request) {
   if (auto bad = invalid_names(request)) co_return *bad;
   auto info = co_await _resources.get_tenant(request.param("tenant"));
   if (!info) co_return error_to_response(info.error());
   co_return json_ok(to_json(info.value()));
 }
 
-awaitable<http_response> admin_api::create_tenant(http_request request) {
+awaitable<http_response> admin_api::create_tenant(incoming_request request) {
   if (auto bad = invalid_names(request)) co_return *bad;
   auto body = body_json(request);
   if (!body) co_return error_to_response(body.error());
@@ -90,7 +90,7 @@ awaitable<http_response> admin_api::create_tenant(http_request request) {
   co_return no_content();
 }
 
-awaitable<http_response> admin_api::update_tenant(http_request request) {
+awaitable<http_response> admin_api::update_tenant(incoming_request request) {
   if (auto bad = invalid_names(request)) co_return *bad;
   auto body = body_json(request);
   if (!body) co_return error_to_response(body.error());
@@ -101,28 +101,28 @@ awaitable<http_response> admin_api::update_tenant(http_request request) {
   co_return no_content();
 }
 
-awaitable<http_response> admin_api::delete_tenant(http_request request) {
+awaitable<http_response> admin_api::delete_tenant(incoming_request request) {
   if (auto bad = invalid_names(request)) co_return *bad;
   auto deleted = co_await _resources.delete_tenant(request.param("tenant"));
   if (!deleted) co_return error_to_response(deleted.error());
   co_return no_content();
 }
 
-awaitable<http_response> admin_api::list_namespaces(http_request request) {
+awaitable<http_response> admin_api::list_namespaces(incoming_request request) {
   if (auto bad = invalid_names(request)) co_return *bad;
   auto names = co_await _resources.list_namespaces(request.param("tenant"));
   if (!names) co_return error_to_response(names.error());
   co_return json_ok(names.value());
 }
 
-awaitable<http_response> admin_api::get_policies(http_request request) {
+awaitable<http_response> admin_api::get_policies(incoming_request request) {
   if (auto bad = invalid_names(request)) co_return *bad;
   auto policies = co_await _resources.get_policies(detail::namespace_from(request));
   if (!policies) co_return error_to_response(policies.error());
   co_return json_ok(policies.value());
 }
 
-awaitable<http_response> admin_api::create_namespace(http_request request) {
+awaitable<http_response> admin_api::create_namespace(incoming_request request) {
   if (auto bad = invalid_names(request)) co_return *bad;
   auto body = body_json(request);
   if (!body) co_return error_to_response(body.error());
@@ -148,18 +148,18 @@ awaitable<http_response> admin_api::create_namespace(http_request request) {
   co_return no_content();
 }
 
-awaitable<http_response> admin_api::delete_namespace(http_request request) {
+awaitable<http_response> admin_api::delete_namespace(incoming_request request) {
   if (auto bad = invalid_names(request)) co_return *bad;
   auto deleted = co_await _resources.delete_namespace(detail::namespace_from(request));
   if (!deleted) co_return error_to_response(deleted.error());
   co_return no_content();
 }
 
-awaitable<http_response> admin_api::list_namespace_topics(http_request request) {
+awaitable<http_response> admin_api::list_namespace_topics(incoming_request request) {
   co_return co_await list_topics(std::move(request));
 }
 
-awaitable<http_response> admin_api::get_retention(http_request request) {
+awaitable<http_response> admin_api::get_retention(incoming_request request) {
   if (auto bad = invalid_names(request)) co_return *bad;
   auto retention = co_await _resources.get_retention(detail::namespace_from(request));
   if (!retention) co_return error_to_response(retention.error());
@@ -167,7 +167,7 @@ awaitable<http_response> admin_api::get_retention(http_request request) {
   co_return json_ok(to_json(*retention.value()));
 }
 
-awaitable<http_response> admin_api::set_retention(http_request request) {
+awaitable<http_response> admin_api::set_retention(incoming_request request) {
   if (auto bad = invalid_names(request)) co_return *bad;
   auto body = parse_json(request.body);
   if (!body) co_return error_to_response(body.error());
@@ -178,12 +178,12 @@ awaitable<http_response> admin_api::set_retention(http_request request) {
   co_return no_content();
 }
 
-awaitable<http_response> admin_api::remove_retention(http_request request) {
+awaitable<http_response> admin_api::remove_retention(incoming_request request) {
   std::vector<std::string> field{"retention_policies"};
   co_return co_await remove_policy(std::move(request), std::move(field));
 }
 
-awaitable<http_response> admin_api::get_policy(http_request request, std::vector<std::string> field_path) {
+awaitable<http_response> admin_api::get_policy(incoming_request request, std::vector<std::string> field_path) {
   if (auto bad = invalid_names(request)) co_return *bad;
   auto policies = co_await _resources.get_policies(detail::namespace_from(request));
   if (!policies) co_return error_to_response(policies.error());
@@ -196,7 +196,7 @@ awaitable<http_response> admin_api::get_policy(http_request request, std::vector
   co_return json_ok(*at);
 }
 
-awaitable<http_response> admin_api::set_policy(http_request request, std::vector<std::string> field_path,
+awaitable<http_response> admin_api::set_policy(incoming_request request, std::vector<std::string> field_path,
                                                std::function<result<void>(const json&)> check) {
   if (auto bad = invalid_names(request)) co_return *bad;
   auto body = parse_json(request.body);
@@ -219,7 +219,7 @@ awaitable<http_response> admin_api::set_policy(http_request request, std::vector
   co_return no_content();
 }
 
-awaitable<http_response> admin_api::remove_policy(http_request request, std::vector<std::string> field_path) {
+awaitable<http_response> admin_api::remove_policy(incoming_request request, std::vector<std::string> field_path) {
   if (auto bad = invalid_names(request)) co_return *bad;
   auto field = resolve_field(request, field_path);
   std::function<result<void>(json&)> change = [&field](json& policies) -> result<void> {

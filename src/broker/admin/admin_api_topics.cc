@@ -35,7 +35,7 @@ std::optional<int> partitions_from(const std::string& body) {
 
 }  // namespace
 
-awaitable<http_response> admin_api::list_topics(http_request request) {
+awaitable<http_response> admin_api::list_topics(incoming_request request) {
   if (_topics == nullptr) co_return detail::not_ready();
   auto ns = detail::namespace_from(request);
   auto exists = co_await _resources.namespace_exists(ns);
@@ -46,7 +46,7 @@ awaitable<http_response> admin_api::list_topics(http_request request) {
   co_return json_ok(names.value());
 }
 
-awaitable<http_response> admin_api::list_partitioned(http_request request) {
+awaitable<http_response> admin_api::list_partitioned(incoming_request request) {
   auto ns = detail::namespace_from(request);
   auto exists = co_await _resources.namespace_exists(ns);
   if (!exists) co_return error_to_response(exists.error());
@@ -56,7 +56,7 @@ awaitable<http_response> admin_api::list_partitioned(http_request request) {
   co_return json_ok(names.value());
 }
 
-awaitable<http_response> admin_api::create_topic(http_request request) {
+awaitable<http_response> admin_api::create_topic(incoming_request request) {
   auto topic = detail::topic_from(request);
   if (!topic) co_return error_to_response(topic.error());
   if (_topics == nullptr) co_return detail::not_ready();
@@ -72,7 +72,7 @@ awaitable<http_response> admin_api::create_topic(http_request request) {
   co_return no_content();
 }
 
-awaitable<http_response> admin_api::delete_topic(http_request request) {
+awaitable<http_response> admin_api::delete_topic(incoming_request request) {
   auto topic = detail::topic_from(request);
   if (!topic) co_return error_to_response(topic.error());
   if (_topics == nullptr) co_return detail::not_ready();
@@ -81,7 +81,7 @@ awaitable<http_response> admin_api::delete_topic(http_request request) {
   co_return no_content();
 }
 
-awaitable<http_response> admin_api::create_partitioned(http_request request) {
+awaitable<http_response> admin_api::create_partitioned(incoming_request request) {
   auto topic = detail::topic_from(request);
   if (!topic) co_return error_to_response(topic.error());
   if (topic.value().partition() >= 0 || topic.value().local_name().find("-partition-") != std::string::npos) {
@@ -95,7 +95,7 @@ awaitable<http_response> admin_api::create_partitioned(http_request request) {
   co_return no_content();
 }
 
-awaitable<http_response> admin_api::update_partitioned(http_request request) {
+awaitable<http_response> admin_api::update_partitioned(incoming_request request) {
   auto topic = detail::topic_from(request);
   if (!topic) co_return error_to_response(topic.error());
   auto partitions = partitions_from(request.body);
@@ -112,7 +112,7 @@ awaitable<http_response> admin_api::update_partitioned(http_request request) {
   co_return no_content();
 }
 
-awaitable<http_response> admin_api::get_partitions(http_request request) {
+awaitable<http_response> admin_api::get_partitions(incoming_request request) {
   auto topic = detail::topic_from(request);
   if (!topic) co_return error_to_response(topic.error());
   auto exists = co_await _resources.namespace_exists(topic.value().namespace_name());
@@ -123,7 +123,7 @@ awaitable<http_response> admin_api::get_partitions(http_request request) {
   co_return json_ok(json{{"partitions", partitions.value()}});
 }
 
-awaitable<http_response> admin_api::delete_partitioned(http_request request) {
+awaitable<http_response> admin_api::delete_partitioned(incoming_request request) {
   auto topic = detail::topic_from(request);
   if (!topic) co_return error_to_response(topic.error());
   auto partitions = co_await _resources.partitioned_partitions(topic.value());
@@ -141,7 +141,7 @@ awaitable<http_response> admin_api::delete_partitioned(http_request request) {
   co_return no_content();
 }
 
-awaitable<http_response> admin_api::stats(http_request request) {
+awaitable<http_response> admin_api::stats(incoming_request request) {
   auto topic = detail::topic_from(request);
   if (!topic) co_return error_to_response(topic.error());
   if (_topics == nullptr) co_return detail::not_ready();
@@ -150,7 +150,7 @@ awaitable<http_response> admin_api::stats(http_request request) {
   co_return json_ok(to_json(stats.value()));
 }
 
-awaitable<http_response> admin_api::partitioned_stats(http_request request) {
+awaitable<http_response> admin_api::partitioned_stats(incoming_request request) {
   auto topic = detail::topic_from(request);
   if (!topic) co_return error_to_response(topic.error());
   if (_topics == nullptr) co_return detail::not_ready();
@@ -169,7 +169,7 @@ awaitable<http_response> admin_api::partitioned_stats(http_request request) {
   co_return json_ok(partitioned_to_json(partitions.value(), by_partition, request.query_flag("perPartition", true)));
 }
 
-awaitable<http_response> admin_api::internal_stats(http_request request) {
+awaitable<http_response> admin_api::internal_stats(incoming_request request) {
   auto topic = detail::topic_from(request);
   if (!topic) co_return error_to_response(topic.error());
   if (_topics == nullptr) co_return detail::not_ready();
@@ -178,7 +178,7 @@ awaitable<http_response> admin_api::internal_stats(http_request request) {
   co_return json_ok(to_json(stats.value()));
 }
 
-awaitable<http_response> admin_api::list_subscriptions(http_request request) {
+awaitable<http_response> admin_api::list_subscriptions(incoming_request request) {
   auto topic = detail::topic_from(request);
   if (!topic) co_return error_to_response(topic.error());
   if (_topics == nullptr) co_return detail::not_ready();
@@ -195,7 +195,7 @@ awaitable<http_response> admin_api::list_subscriptions(http_request request) {
   co_return json_ok(json(names));
 }
 
-awaitable<http_response> admin_api::create_subscription(http_request request) {
+awaitable<http_response> admin_api::create_subscription(incoming_request request) {
   auto topic = detail::topic_from(request);
   if (!topic) co_return error_to_response(topic.error());
   auto start = parse_message_id(request.body, message_position::latest());
@@ -208,7 +208,7 @@ awaitable<http_response> admin_api::create_subscription(http_request request) {
   co_return co_await for_each_target(topic.value(), std::move(operation));
 }
 
-awaitable<http_response> admin_api::delete_subscription(http_request request) {
+awaitable<http_response> admin_api::delete_subscription(incoming_request request) {
   auto topic = detail::topic_from(request);
   if (!topic) co_return error_to_response(topic.error());
   auto subscription = request.param("subscription");
@@ -219,7 +219,7 @@ awaitable<http_response> admin_api::delete_subscription(http_request request) {
   co_return co_await for_each_target(topic.value(), std::move(operation));
 }
 
-awaitable<http_response> admin_api::reset_cursor_to_time(http_request request) {
+awaitable<http_response> admin_api::reset_cursor_to_time(incoming_request request) {
   auto topic = detail::topic_from(request);
   if (!topic) co_return error_to_response(topic.error());
   auto timestamp = to_integer(request.param("timestamp"));
@@ -232,7 +232,7 @@ awaitable<http_response> admin_api::reset_cursor_to_time(http_request request) {
   co_return co_await for_each_target(topic.value(), std::move(operation));
 }
 
-awaitable<http_response> admin_api::reset_cursor(http_request request) {
+awaitable<http_response> admin_api::reset_cursor(incoming_request request) {
   auto topic = detail::topic_from(request);
   if (!topic) co_return error_to_response(topic.error());
   auto to = parse_message_id(request.body, message_position::earliest());
@@ -257,7 +257,7 @@ awaitable<http_response> admin_api::reset_cursor(http_request request) {
   co_return co_await for_each_target(std::move(target), std::move(operation));
 }
 
-awaitable<http_response> admin_api::skip(http_request request) {
+awaitable<http_response> admin_api::skip(incoming_request request) {
   auto topic = detail::topic_from(request);
   if (!topic) co_return error_to_response(topic.error());
   auto count = to_integer(request.param("count"));
@@ -274,7 +274,7 @@ awaitable<http_response> admin_api::skip(http_request request) {
   co_return no_content();
 }
 
-awaitable<http_response> admin_api::skip_all(http_request request) {
+awaitable<http_response> admin_api::skip_all(incoming_request request) {
   auto topic = detail::topic_from(request);
   if (!topic) co_return error_to_response(topic.error());
   auto subscription = request.param("subscription");

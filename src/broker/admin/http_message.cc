@@ -7,19 +7,19 @@
 
 namespace magnetar::broker::admin {
 
-const std::string& http_request::param(const std::string& name) const {
+const std::string& incoming_request::param(const std::string& name) const {
   static const std::string empty;
   auto it = params.find(name);
   return it == params.end() ? empty : it->second;
 }
 
-std::optional<std::string> http_request::query_value(const std::string& name) const {
+std::optional<std::string> incoming_request::query_value(const std::string& name) const {
   auto it = query.find(name);
   if (it == query.end()) return std::nullopt;
   return it->second;
 }
 
-bool http_request::query_flag(const std::string& name, bool otherwise) const {
+bool incoming_request::query_flag(const std::string& name, bool otherwise) const {
   auto value = query_value(name);
   if (!value) return otherwise;
   std::string lower = *value;

@@ -11,7 +11,7 @@
 
 namespace magnetar::broker::admin {
 
-struct http_request {
+struct incoming_request {
   std::string method;  // "GET", "PUT", ... as sent
   std::string target;  // "/admin/v2/tenants?x=1", undecoded
   std::string body;

@@ -76,7 +76,7 @@ std::optional<http_response> read_failure(const error_code& ec, const http_serve
   return std::nullopt;
 }
 
-awaitable<http_response> run_handler(const state_ptr& st, http_request request) {
+awaitable<http_response> run_handler(const state_ptr& st, incoming_request request) {
   // The edge where an exception escaping a handler (a bug) becomes a 500 instead of
   // ending the connection's coroutine.
   auto what = request.method + " " + request.target;
@@ -88,7 +88,10 @@ awaitable<http_response> run_handler(const state_ptr& st, http_request request) 
   }
 }
 
-awaitable<void> serve(state_ptr st, tcp::socket socket, [[maybe_unused]] io::gate::pass pass) {
+// The pass moves into a local first: locals end before parameters, so the gate is left
+// before `st` (perhaps the last owner of the gate) is released.
+awaitable<void> serve(state_ptr st, tcp::socket socket, io::gate::pass pass) {
+  [[maybe_unused]] auto held = std::move(pass);
   beast::tcp_stream stream(std::move(socket));
   const auto id = st->next_connection++;
   st->connections[id] = {&stream, false};
@@ -114,7 +117,7 @@ awaitable<void> serve(state_ptr st, tcp::socket socket, [[maybe_unused]] io::gat
       break;
     }
     auto& incoming = parser.get();
-    http_request request{.method = std::string(incoming.method_string()),
+    incoming_request request{.method = std::string(incoming.method_string()),
                          .target = std::string(incoming.target()),
                          .body = std::move(incoming.body()),
                          .content_type = std::string(incoming[http::field::content_type])};
@@ -136,7 +139,8 @@ awaitable<void> serve(state_ptr st, tcp::socket socket, [[maybe_unused]] io::gat
   st->connections.erase(id);
 }
 
-awaitable<void> accept_loop(state_ptr st, [[maybe_unused]] io::gate::pass pass) {
+awaitable<void> accept_loop(state_ptr st, io::gate::pass pass) {
+  [[maybe_unused]] auto held = std::move(pass);
   for (;;) {
     error_code ec;
     auto socket = co_await st->acceptor.async_accept(as_tuple_ec(ec));

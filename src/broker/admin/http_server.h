@@ -39,7 +39,7 @@ class http_server {
     std::chrono::seconds idle_timeout{60};  // an idle keep-alive connection is closed after it
     std::string server_name = "magnetar";
   };
-  using request_handler = std::function<awaitable<http_response>(http_request)>;
+  using request_handler = std::function<awaitable<http_response>(incoming_request)>;
 
   http_server(io::shard& shard, options opts, request_handler handler);
   ~http_server();

@@ -98,7 +98,7 @@ const router::route* router::find(const std::vector<std::string>& path, const st
   return best;
 }
 
-awaitable<http_response> router::dispatch(http_request request) const {
+awaitable<http_response> router::dispatch(incoming_request request) const {
   std::string_view target = request.target;
   auto question = target.find('?');
   auto path = split_path(target.substr(0, question));

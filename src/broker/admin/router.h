@@ -22,7 +22,7 @@
 
 namespace magnetar::broker::admin {
 
-using handler = std::function<awaitable<http_response>(http_request)>;
+using handler = std::function<awaitable<http_response>(incoming_request)>;
 
 class router {
  public:
@@ -30,7 +30,7 @@ class router {
 
   // Fills request.params and request.query and runs the route's handler, or answers
   // 404/405/400 (a malformed percent-escape) itself.
-  awaitable<http_response> dispatch(http_request request) const;
+  awaitable<http_response> dispatch(incoming_request request) const;
 
  private:
   struct route {

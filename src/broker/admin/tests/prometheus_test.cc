@@ -1,1 +1,84 @@
-#include <gtest/gtest.h>
+// prometheus: Pulsar's metric names, labels, HELP/TYPE lines and escaping.
+#include "broker/admin/prometheus.h"
+
+#include <gmock/gmock.h>
+
+namespace magnetar::broker::admin {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+std::map<std::string, topic_stats> one_topic() {
+  topic_stats t;
+  t.msg_rate_in = 2.5;
+  t.msg_in_counter = 10;
+  t.bytes_in_counter = 1000;
+  t.msg_out_counter = 4;
+  t.storage_size = 2048;
+  t.publishers.resize(1);
+  subscription_stats s{.type = "Shared", .msg_backlog = 6, .unacked_messages = 3};
+  s.consumers.resize(2);
+  t.subscriptions["sub-a"] = s;
+  return {{"persistent://public/default/t1", t}};
+}
+
+TEST(prometheus, topic_metrics_carry_cluster_namespace_and_topic_labels) {
+  auto text = render_metrics("standalone", one_topic(), {});
+  const std::string labels = R"({cluster="standalone",namespace="public/default",topic="persistent://public/default/t1"})";
+  EXPECT_THAT(text, HasSubstr("pulsar_rate_in" + labels + " 2.5\n"));
+  EXPECT_THAT(text, HasSubstr("pulsar_in_messages_total" + labels + " 10\n"));
+  EXPECT_THAT(text, HasSubstr("pulsar_in_bytes_total" + labels + " 1000\n"));
+  EXPECT_THAT(text, HasSubstr("pulsar_out_messages_total" + labels + " 4\n"));
+  EXPECT_THAT(text, HasSubstr("pulsar_storage_size" + labels + " 2048\n"));
+  EXPECT_THAT(text, HasSubstr("pulsar_msg_backlog" + labels + " 6\n"));
+  EXPECT_THAT(text, HasSubstr("pulsar_producers_count" + labels + " 1\n"));
+  EXPECT_THAT(text, HasSubstr("pulsar_consumers_count" + labels + " 2\n"));
+  EXPECT_THAT(text, HasSubstr("pulsar_subscriptions_count" + labels + " 1\n"));
+}
+
+TEST(prometheus, subscription_metrics_add_the_subscription_label) {
+  auto text = render_metrics("standalone", one_topic(), {});
+  const std::string labels =
+      R"({cluster="standalone",namespace="public/default",topic="persistent://public/default/t1",subscription="sub-a"})";
+  EXPECT_THAT(text, HasSubstr("pulsar_subscription_back_log" + labels + " 6\n"));
+  EXPECT_THAT(text, HasSubstr("pulsar_subscription_unacked_messages" + labels + " 3\n"));
+  EXPECT_THAT(text, HasSubstr("pulsar_subscription_consumers_count" + labels + " 2\n"));
+  EXPECT_THAT(text, HasSubstr("pulsar_subscription_msg_rate_out" + labels));
+  EXPECT_THAT(text, HasSubstr("pulsar_subscription_msg_throughput_out" + labels));
+}
+
+TEST(prometheus, broker_metrics_use_pulsars_names) {
+  broker_metrics b{.active_connections = 3, .total_connections = 9, .topics = 1, .cache_size_bytes = 4096};
+  auto text = render_metrics("c1", one_topic(), b);
+  EXPECT_THAT(text, HasSubstr("pulsar_active_connections{cluster=\"c1\"} 3\n"));
+  EXPECT_THAT(text, HasSubstr("pulsar_connection_created_total_count{cluster=\"c1\"} 9\n"));
+  EXPECT_THAT(text, HasSubstr("pulsar_ml_cache_used_size{cluster=\"c1\"} 4096\n"));
+  EXPECT_THAT(text, HasSubstr("pulsar_topics_count{cluster=\"c1\",namespace=\"public/default\"} 1\n"));
+}
+
+TEST(prometheus, every_family_has_help_and_type_once) {
+  auto text = render_metrics("standalone", one_topic(), {});
+  EXPECT_THAT(text, HasSubstr("# HELP pulsar_rate_in "));
+  EXPECT_THAT(text, HasSubstr("# TYPE pulsar_rate_in gauge\n"));
+  EXPECT_THAT(text, HasSubstr("# TYPE pulsar_in_messages_total counter\n"));
+  auto first = text.find("# TYPE pulsar_rate_in ");
+  EXPECT_EQ(text.find("# TYPE pulsar_rate_in ", first + 1), std::string::npos);
+}
+
+TEST(prometheus, label_values_are_escaped) {
+  EXPECT_EQ(escape_label_value("a\"b\\c\nd"), "a\\\"b\\\\c\\nd");
+  std::map<std::string, topic_stats> topics{{"persistent://public/default/q\"x", topic_stats{}}};
+  auto text = render_metrics("standalone", topics, {});
+  EXPECT_THAT(text, HasSubstr(R"(topic="persistent://public/default/q\"x")"));
+  EXPECT_THAT(text, Not(HasSubstr("q\"x\"")));
+}
+
+TEST(prometheus, no_topics_still_renders_broker_metrics) {
+  auto text = render_metrics("standalone", {}, {});
+  EXPECT_THAT(text, HasSubstr("pulsar_active_connections{cluster=\"standalone\"} 0\n"));
+  EXPECT_THAT(text, Not(HasSubstr("pulsar_rate_in{")));
+}
+
+}  // namespace
+}  // namespace magnetar::broker::admin
