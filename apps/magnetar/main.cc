@@ -3,7 +3,7 @@
 //   magnetar version      print the version and exit
 //   magnetar admin ...    administer a broker through its REST API (admin_command.h)
 //
-// The standalone server, broker, bookie and admin subcommands arrive with the
+// The standalone server, broker and bookie subcommands arrive with the
 // parts they start; each subcommand's own --help explains its options.
 #include "admin_command.h"
 #include "base/log.h"
