@@ -12,7 +12,9 @@
 //   ... admin.port() ...
 //   io::block_on(shards[0], admin.stop());
 //
-// `topics` may be null while there is no broker (topic routes answer 503 then).
+// `topics` may be null while there is no broker (topic routes answer 503 then). Stop the
+// server before destroying it (its connections use the routes it owns) and before the
+// store, the topics or the shards go away.
 // Owning shard: the HTTP server's connections run on `shard`. Thread-safety: start() and
 // stop() from one thread other than the shard's; resources() is thread-safe.
 #pragma once
