@@ -20,3 +20,8 @@ endif()
 # library links faster and keeps test binaries small.
 find_package(RocksDB REQUIRED)
 find_package(nlohmann_json REQUIRED)
+
+# Compression codecs of the client SDK (Pulsar's LZ4 and ZSTD message compression).
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(LZ4 REQUIRED IMPORTED_TARGET liblz4)
+pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)

@@ -1,0 +1,80 @@
+#include "client/client_impl.h"
+
+#include "client/consumer_impl.h"
+#include "client/producer_impl.h"
+#include "magnetar/errc.h"
+
+#include <fmt/format.h>
+
+#include <thread>
+
+namespace magnetar::client_detail {
+
+client_impl::client_impl(client_config config, std::vector<broker_address> service)
+    : _config(std::move(config)), _shards(std::make_unique<io::shard_set>(std::max(1u, _config.io_threads))),
+      _pool(*_shards, _config), _lookup(_pool, std::move(service), _config, _request_ids) {
+  _shards->start();
+}
+
+client_impl::~client_impl() {
+  _pool.close_all();
+  if (on_io_thread()) {
+    // The last reference went in a callback: a thread can't join itself.
+    std::thread([shards = std::move(_shards)]() mutable { shards.reset(); }).detach();
+    return;
+  }
+  // Joins the io threads; handlers still queued are dropped with the contexts.
+  _shards->stop();
+}
+
+io::shard& client_impl::next_shard() { return (*_shards)[_next_shard.fetch_add(1) % _shards->size()]; }
+
+bool client_impl::on_io_thread() const {
+  auto* current = io::shard::current();
+  if (current == nullptr) return false;
+  auto& shards = *_shards;
+  for (unsigned i = 0; i < shards.size(); ++i) {
+    if (&shards[i] == current) return true;
+  }
+  return false;
+}
+
+awaitable<result<std::shared_ptr<connection>>> client_impl::connection_for(const std::string& topic,
+                                                                          std::uint64_t key) {
+  if (_closed) co_return fail(client_errc::already_closed, "the client is closed");
+  MAGNETAR_CO_TRY(where, co_await _lookup.lookup(topic));
+  co_return co_await _pool.get(where.logical, where.physical, key);
+}
+
+void client_impl::add(std::weak_ptr<producer_impl> p) {
+  std::lock_guard lock(_mutex);
+  std::erase_if(_producers, [](const auto& w) { return w.expired(); });
+  _producers.push_back(std::move(p));
+}
+
+void client_impl::add(std::weak_ptr<consumer_impl> c) {
+  std::lock_guard lock(_mutex);
+  std::erase_if(_consumers, [](const auto& w) { return w.expired(); });
+  _consumers.push_back(std::move(c));
+}
+
+result<void> client_impl::close() {
+  if (_closed.exchange(true)) return success();
+  std::vector<std::weak_ptr<producer_impl>> producers;
+  std::vector<std::weak_ptr<consumer_impl>> consumers;
+  {
+    std::lock_guard lock(_mutex);
+    producers.swap(_producers);
+    consumers.swap(_consumers);
+  }
+  for (auto& w : producers) {
+    if (auto p = w.lock()) p->shutdown();
+  }
+  for (auto& w : consumers) {
+    if (auto c = w.lock()) c->shutdown();
+  }
+  _pool.close_all();
+  return success();
+}
+
+}  // namespace magnetar::client_detail

@@ -1,0 +1,422 @@
+#include "client/connection.h"
+
+#include "client/await_callback.h"
+#include "client/commands.h"
+#include "client/server_error.h"
+#include "magnetar/errc.h"
+
+#include <boost/asio/connect.hpp>
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+namespace magnetar::client_detail {
+
+namespace {
+using steady = std::chrono::steady_clock;
+// Request deadlines and keep-alive are checked this often; fine enough for timeouts of
+// seconds, and cheap.
+constexpr auto tick_interval = std::chrono::milliseconds(100);
+}  // namespace
+
+connection::connection(io::shard& shard, const client_config& config, broker_address logical,
+                       broker_address physical)
+    : _shard(shard), _config(config), _logical(std::move(logical)), _physical(std::move(physical)),
+      _socket(shard.executor()), _tick(shard.executor()), _decoder(config.max_frame_size),
+      _max_message_size(config.max_frame_size) {}
+
+connection::~connection() = default;
+
+void connection::start() {
+  {
+    std::lock_guard lock(_mutex);
+    if (_state != state::idle) return;
+    _state = state::connecting;
+  }
+  asio::co_spawn(_shard.executor(), [self = shared_from_this()]() { return self->run(); }, asio::detached);
+}
+
+void connection::when_ready(ready_callback done) {
+  std::unique_lock lock(_mutex);
+  if (_state == state::ready) {
+    lock.unlock();
+    asio::post(_shard.executor(), [self = shared_from_this(), done = std::move(done)] { done(self); });
+    return;
+  }
+  if (_state == state::closed) {
+    lock.unlock();
+    asio::post(_shard.executor(), [l = _logical, done = std::move(done)] {
+      done(fail(client_errc::connect_error, fmt::format("connection to {} is closed", l.to_string())));
+    });
+    return;
+  }
+  _ready_waiters.push_back(std::move(done));
+}
+
+bool connection::is_closed() const {
+  std::lock_guard lock(_mutex);
+  return _state == state::closed;
+}
+
+std::size_t connection::max_message_size() const {
+  std::lock_guard lock(_mutex);
+  return _max_message_size;
+}
+
+awaitable<result<void>> connection::connect_socket() {
+  boost::system::error_code ec;
+  asio::ip::tcp::resolver resolver(_shard.executor());
+  auto endpoints = co_await resolver.async_resolve(_physical.host, std::to_string(_physical.port),
+                                                   asio::redirect_error(asio::use_awaitable, ec));
+  if (ec) {
+    co_return fail(client_errc::connect_error, fmt::format("resolve {}: {}", _physical.to_string(), ec.message()));
+  }
+  co_await asio::async_connect(_socket, endpoints, asio::redirect_error(asio::use_awaitable, ec));
+  if (ec) {
+    co_return fail(client_errc::connect_error, fmt::format("connect {}: {}", _physical.to_string(), ec.message()));
+  }
+  _socket.set_option(asio::ip::tcp::no_delay(true), ec);
+  co_return success();
+}
+
+awaitable<void> connection::run() {
+  auto self = shared_from_this();
+  _connect_deadline = steady::now() + _config.connection_timeout;
+  _last_received = steady::now();
+  arm_tick();
+  auto connected = co_await connect_socket();
+  if (!connected) {
+    close_on_shard(connected.error());
+    co_return;
+  }
+  const std::string proxy_to = _logical == _physical ? std::string() : "pulsar://" + _logical.to_string();
+  write(encode_command(connect_command(proxy_to)));
+  while (true) {
+    auto buffer = _decoder.prepare(4096);
+    boost::system::error_code ec;
+    const std::size_t n =
+        co_await _socket.async_read_some(asio::buffer(buffer.data(), buffer.size()),
+                                         asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) {
+      close_on_shard(error(client_errc::connection_closed,
+                           fmt::format("connection to {}: {}", _logical.to_string(), ec.message())));
+      co_return;
+    }
+    _decoder.commit(n);
+    _last_received = steady::now();
+    _ping_outstanding = false;
+    while (true) {
+      auto next = _decoder.next();
+      if (!next) {
+        if (_decoder.failed()) {
+          close_on_shard(error(client_errc::protocol_error,
+                               fmt::format("from {}: {}", _logical.to_string(), next.error().message())));
+          co_return;
+        }
+        spdlog::warn("client: dropped a frame from {}: {}", _logical.to_string(), next.error().message());
+        continue;
+      }
+      if (!next.value().has_value()) break;
+      on_frame(*next.value());
+      if (is_closed()) co_return;
+    }
+  }
+}
+
+void connection::on_frame(wire::frame& f) {
+  const auto& c = f.command;
+  switch (c.type()) {
+    case proto::BaseCommand::CONNECTED: {
+      {
+        std::lock_guard lock(_mutex);
+        if (c.connected().has_max_message_size() && c.connected().max_message_size() > 0) {
+          _max_message_size = static_cast<std::size_t>(c.connected().max_message_size());
+        }
+      }
+      handshake_done(success());
+      return;
+    }
+    case proto::BaseCommand::PING: write(encode_command(pong_command())); return;
+    case proto::BaseCommand::PONG: return;
+    case proto::BaseCommand::SEND_RECEIPT:
+    case proto::BaseCommand::SEND_ERROR: {
+      const bool receipt = c.type() == proto::BaseCommand::SEND_RECEIPT;
+      const auto id = receipt ? c.send_receipt().producer_id() : c.send_error().producer_id();
+      std::shared_ptr<producer_listener> p;
+      {
+        std::lock_guard lock(_mutex);
+        if (auto it = _producers.find(id); it != _producers.end()) p = it->second.lock();
+      }
+      if (!p) return;
+      if (receipt) {
+        p->on_send_receipt(c.send_receipt());
+      } else {
+        p->on_send_error(c.send_error());
+      }
+      return;
+    }
+    case proto::BaseCommand::MESSAGE:
+    case proto::BaseCommand::ACTIVE_CONSUMER_CHANGE:
+    case proto::BaseCommand::REACHED_END_OF_TOPIC: {
+      const auto id = c.type() == proto::BaseCommand::MESSAGE                  ? c.message().consumer_id()
+                      : c.type() == proto::BaseCommand::ACTIVE_CONSUMER_CHANGE ? c.active_consumer_change().consumer_id()
+                                                                               : c.reachedendoftopic().consumer_id();
+      std::shared_ptr<consumer_listener> l;
+      {
+        std::lock_guard lock(_mutex);
+        if (auto it = _consumers.find(id); it != _consumers.end()) l = it->second.lock();
+      }
+      if (!l) return;
+      if (c.type() == proto::BaseCommand::MESSAGE) {
+        l->on_message(shared_from_this(), c.message(), f);
+      } else if (c.type() == proto::BaseCommand::ACTIVE_CONSUMER_CHANGE) {
+        l->on_active_consumer_change(c.active_consumer_change().is_active());
+      } else {
+        l->on_reached_end_of_topic();
+      }
+      return;
+    }
+    case proto::BaseCommand::CLOSE_PRODUCER: {
+      std::shared_ptr<producer_listener> p;
+      {
+        std::lock_guard lock(_mutex);
+        auto it = _producers.find(c.close_producer().producer_id());
+        if (it == _producers.end()) return;
+        p = it->second.lock();
+        _producers.erase(it);
+      }
+      if (p) p->on_broker_close(shared_from_this());
+      return;
+    }
+    case proto::BaseCommand::CLOSE_CONSUMER: {
+      std::shared_ptr<consumer_listener> l;
+      {
+        std::lock_guard lock(_mutex);
+        auto it = _consumers.find(c.close_consumer().consumer_id());
+        if (it == _consumers.end()) return;
+        l = it->second.lock();
+        _consumers.erase(it);
+      }
+      if (l) l->on_broker_close(shared_from_this());
+      return;
+    }
+    case proto::BaseCommand::ERROR: {
+      bool handshaking;
+      {
+        std::lock_guard lock(_mutex);
+        handshaking = _state == state::connecting;
+      }
+      if (handshaking) {
+        handshake_done(server_failure(c.error().error(), c.error().message(), "CONNECT"));
+        return;
+      }
+      complete_request(c.error().request_id(),
+                       server_failure(c.error().error(), c.error().message(), "request"));
+      return;
+    }
+    default: break;
+  }
+  if (c.type() == proto::BaseCommand::PRODUCER_SUCCESS && !c.producer_success().producer_ready()) {
+    // WaitForExclusive: a second PRODUCER_SUCCESS follows once this producer may write.
+    return;
+  }
+  if (auto id = response_request_id(c)) {
+    complete_request(*id, c);
+    return;
+  }
+  spdlog::debug("client: ignored {} from {}", wire::command_name(c), _logical.to_string());
+}
+
+void connection::handshake_done(result<void> r) {
+  std::vector<ready_callback> waiters;
+  {
+    std::lock_guard lock(_mutex);
+    if (_state != state::connecting) return;
+    if (r) _state = state::ready;
+    waiters.swap(_ready_waiters);
+  }
+  if (!r) {
+    close_on_shard(r.error());  // fails the waiters taken back below
+    for (auto& w : waiters) w(r.error());
+    return;
+  }
+  for (auto& w : waiters) w(shared_from_this());
+}
+
+void connection::complete_request(std::uint64_t request_id, result<proto::BaseCommand> r) {
+  response_callback done;
+  {
+    std::lock_guard lock(_mutex);
+    auto it = _requests.find(request_id);
+    if (it == _requests.end()) return;  // timed out already
+    done = std::move(it->second.done);
+    _requests.erase(it);
+  }
+  done(std::move(r));
+}
+
+void connection::write(std::vector<std::byte> frame) {
+  write(std::make_shared<const std::vector<std::byte>>(std::move(frame)));
+}
+
+void connection::write(shared_frame frame) {
+  asio::post(_shard.executor(), [self = shared_from_this(), frame = std::move(frame)]() mutable {
+    if (self->is_closed()) return;
+    self->_write_queue.push_back(std::move(frame));
+    if (!self->_writing) self->start_write();
+  });
+}
+
+void connection::start_write() {
+  if (_write_queue.empty() || is_closed()) {
+    _writing = false;
+    return;
+  }
+  _writing = true;
+  // Everything queued goes out in one gathered write.
+  auto batch = std::make_shared<std::vector<shared_frame>>();
+  while (!_write_queue.empty()) {
+    batch->push_back(std::move(_write_queue.front()));
+    _write_queue.pop_front();
+  }
+  std::vector<asio::const_buffer> buffers;
+  buffers.reserve(batch->size());
+  for (const auto& b : *batch) buffers.emplace_back(b->data(), b->size());
+  asio::async_write(_socket, buffers,
+                    [self = shared_from_this(), batch](boost::system::error_code ec, std::size_t) {
+                      if (ec) {
+                        self->close_on_shard(error(client_errc::connection_closed,
+                                                   fmt::format("write to {}: {}", self->_logical.to_string(),
+                                                               ec.message())));
+                        return;
+                      }
+                      self->start_write();
+                    });
+}
+
+void connection::request(std::uint64_t request_id, const proto::BaseCommand& command, response_callback done) {
+  {
+    std::unique_lock lock(_mutex);
+    if (_state == state::closed) {
+      lock.unlock();
+      asio::post(_shard.executor(), [l = _logical, done = std::move(done)] {
+        done(fail(client_errc::connection_closed, fmt::format("connection to {} is closed", l.to_string())));
+      });
+      return;
+    }
+    _requests.emplace(request_id, pending_request{std::move(done), steady::now() + _config.operation_timeout});
+  }
+  write(encode_command(command));
+}
+
+awaitable<result<proto::BaseCommand>> connection::request(std::uint64_t request_id,
+                                                          const proto::BaseCommand& command) {
+  auto self = shared_from_this();
+  auto start = [self, request_id, &command](std::function<void(result<proto::BaseCommand>)> done) {
+    self->request(request_id, command, std::move(done));
+  };
+  co_return co_await await_callback<result<proto::BaseCommand>>(start);
+}
+
+void connection::add_producer(std::uint64_t producer_id, std::weak_ptr<producer_listener> listener) {
+  std::lock_guard lock(_mutex);
+  _producers[producer_id] = std::move(listener);
+}
+void connection::remove_producer(std::uint64_t producer_id) {
+  std::lock_guard lock(_mutex);
+  _producers.erase(producer_id);
+}
+void connection::add_consumer(std::uint64_t consumer_id, std::weak_ptr<consumer_listener> listener) {
+  std::lock_guard lock(_mutex);
+  _consumers[consumer_id] = std::move(listener);
+}
+void connection::remove_consumer(std::uint64_t consumer_id) {
+  std::lock_guard lock(_mutex);
+  _consumers.erase(consumer_id);
+}
+
+void connection::arm_tick() {
+  _tick.expires_after(tick_interval);
+  _tick.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
+    if (ec) return;
+    if (auto self = weak.lock()) self->on_tick();
+  });
+}
+
+void connection::on_tick() {
+  if (is_closed()) return;
+  const auto now = steady::now();
+  std::vector<response_callback> expired;
+  state current;
+  {
+    std::lock_guard lock(_mutex);
+    current = _state;
+    for (auto it = _requests.begin(); it != _requests.end();) {
+      if (it->second.deadline <= now) {
+        expired.push_back(std::move(it->second.done));
+        it = _requests.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  for (auto& done : expired) {
+    done(fail(client_errc::timeout, fmt::format("no answer from {} within the operation timeout",
+                                                _logical.to_string())));
+  }
+  if (current == state::connecting && now >= _connect_deadline) {
+    close_on_shard(error(client_errc::timeout, fmt::format("connecting to {} timed out", _physical.to_string())));
+    return;
+  }
+  if (current == state::ready && now - _last_received >= _config.keep_alive_interval) {
+    if (_ping_outstanding) {
+      close_on_shard(error(client_errc::connection_closed,
+                           fmt::format("{} did not answer a keep-alive ping", _logical.to_string())));
+      return;
+    }
+    _ping_outstanding = true;
+    _last_received = now;  // the peer gets one more interval to answer
+    write(encode_command(ping_command()));
+  }
+  arm_tick();
+}
+
+void connection::close(error why) {
+  asio::post(_shard.executor(), [self = shared_from_this(), why = std::move(why)]() mutable {
+    self->close_on_shard(std::move(why));
+  });
+}
+
+void connection::close_on_shard(error why) {
+  std::vector<ready_callback> waiters;
+  std::map<std::uint64_t, pending_request> requests;
+  std::map<std::uint64_t, std::weak_ptr<producer_listener>> producers;
+  std::map<std::uint64_t, std::weak_ptr<consumer_listener>> consumers;
+  {
+    std::lock_guard lock(_mutex);
+    if (_state == state::closed) return;
+    _state = state::closed;
+    waiters.swap(_ready_waiters);
+    requests.swap(_requests);
+    producers.swap(_producers);
+    consumers.swap(_consumers);
+  }
+  spdlog::debug("client: connection to {} closed: {}", _logical.to_string(), why.message());
+  boost::system::error_code ignored;
+  _socket.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+  _socket.close(ignored);
+  _tick.cancel();
+  _write_queue.clear();
+  auto self = shared_from_this();
+  for (auto& w : waiters) w(why);
+  for (auto& [id, r] : requests) {
+    r.done(error(client_errc::connection_closed, why.message()));
+  }
+  for (auto& [id, weak] : producers) {
+    if (auto p = weak.lock()) p->on_connection_closed(self);
+  }
+  for (auto& [id, weak] : consumers) {
+    if (auto l = weak.lock()) l->on_connection_closed(self);
+  }
+}
+
+}  // namespace magnetar::client_detail

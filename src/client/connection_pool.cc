@@ -1,0 +1,44 @@
+#include "client/connection_pool.h"
+
+#include "client/await_callback.h"
+#include "magnetar/errc.h"
+
+#include <fmt/format.h>
+
+namespace magnetar::client_detail {
+
+connection_pool::connection_pool(io::shard_set& shards, const client_config& config)
+    : _shards(shards), _config(config) {}
+
+awaitable<result<std::shared_ptr<connection>>> connection_pool::get(broker_address logical,
+                                                                    broker_address physical, std::uint64_t key) {
+  const unsigned per_broker = std::max(1u, _config.max_connections_per_broker);
+  const std::string pool_key =
+      fmt::format("{}|{}|{}", logical.to_string(), physical.to_string(), key % per_broker);
+  std::shared_ptr<connection> c;
+  {
+    std::lock_guard lock(_mutex);
+    if (_closed) co_return fail(client_errc::already_closed, "the client is closed");
+    auto& slot = _connections[pool_key];
+    if (!slot || slot->is_closed()) {
+      auto& shard = _shards[_next_shard++ % _shards.size()];
+      slot = std::make_shared<connection>(shard, _config, logical, physical);
+      slot->start();
+    }
+    c = slot;
+  }
+  auto start = [c](std::function<void(result<std::shared_ptr<connection>>)> done) { c->when_ready(std::move(done)); };
+  co_return co_await await_callback<result<std::shared_ptr<connection>>>(start);
+}
+
+void connection_pool::close_all() {
+  std::map<std::string, std::shared_ptr<connection>> all;
+  {
+    std::lock_guard lock(_mutex);
+    _closed = true;
+    all.swap(_connections);
+  }
+  for (auto& [key, c] : all) c->close(error(client_errc::already_closed, "the client is closing"));
+}
+
+}  // namespace magnetar::client_detail

@@ -1,0 +1,98 @@
+#include "magnetar/consumer.h"
+
+#include "client/consumer_impl.h"
+#include "magnetar/errc.h"
+
+namespace magnetar {
+
+namespace {
+const std::string& empty_string() {
+  static const std::string empty;
+  return empty;
+}
+error closed_error() { return error(client_errc::already_closed, "not a consumer"); }
+}  // namespace
+
+consumer::consumer() = default;
+consumer::~consumer() = default;
+consumer::consumer(const consumer&) = default;
+consumer& consumer::operator=(const consumer&) = default;
+consumer::consumer(consumer&&) noexcept = default;
+consumer& consumer::operator=(consumer&&) noexcept = default;
+consumer::consumer(std::shared_ptr<client_detail::consumer_impl> impl) : _impl(std::move(impl)) {}
+
+result<message> consumer::receive() {
+  if (!_impl) return closed_error();
+  return _impl->receive(std::nullopt);
+}
+
+result<message> consumer::receive(std::chrono::milliseconds timeout) {
+  if (!_impl) return closed_error();
+  return _impl->receive(timeout);
+}
+
+void consumer::receive_async(std::function<void(result<message>)> done) {
+  if (!_impl) {
+    done(closed_error());
+    return;
+  }
+  _impl->receive_async(std::move(done));
+}
+
+result<std::vector<message>> consumer::batch_receive(const batch_receive_policy& policy) {
+  if (!_impl) return closed_error();
+  return _impl->batch_receive(policy);
+}
+
+result<void> consumer::acknowledge(const message_id& id) {
+  if (!_impl) return closed_error();
+  return _impl->acknowledge(id);
+}
+
+result<void> consumer::acknowledge_cumulative(const message_id& id) {
+  if (!_impl) return closed_error();
+  return _impl->acknowledge_cumulative(id);
+}
+
+result<void> consumer::redeliver_unacknowledged() {
+  if (!_impl) return closed_error();
+  return _impl->redeliver_unacknowledged();
+}
+
+result<void> consumer::seek(const message_id& id) {
+  if (!_impl) return closed_error();
+  auto impl = _impl;
+  return impl->client()->block_on<void>([impl, id]() { return impl->seek(id, std::nullopt); });
+}
+
+result<void> consumer::seek(std::uint64_t publish_time_ms) {
+  if (!_impl) return closed_error();
+  auto impl = _impl;
+  return impl->client()->block_on<void>([impl, publish_time_ms]() { return impl->seek(std::nullopt, publish_time_ms); });
+}
+
+result<message_id> consumer::get_last_message_id() {
+  if (!_impl) return closed_error();
+  auto impl = _impl;
+  return impl->client()->block_on<message_id>([impl]() { return impl->get_last_message_id(); });
+}
+
+result<void> consumer::unsubscribe() {
+  if (!_impl) return closed_error();
+  auto impl = _impl;
+  return impl->client()->block_on<void>([impl]() { return impl->unsubscribe(); });
+}
+
+result<void> consumer::close() {
+  if (!_impl) return success();
+  auto impl = _impl;
+  return impl->client()->block_on<void>([impl]() { return impl->close(); });
+}
+
+const std::string& consumer::topic() const { return _impl ? _impl->topic() : empty_string(); }
+const std::string& consumer::subscription() const { return _impl ? _impl->subscription() : empty_string(); }
+std::string consumer::consumer_name() const { return _impl ? _impl->consumer_name() : std::string(); }
+bool consumer::is_active() const { return _impl && _impl->is_active(); }
+bool consumer::is_connected() const { return _impl && _impl->is_connected(); }
+
+}  // namespace magnetar

@@ -1,0 +1,295 @@
+// consumer_impl: incoming messages, the receive queue, flow permits and acks.
+#include "client/batch_format.h"
+#include "client/commands.h"
+#include "client/compression.h"
+#include "client/consumer_impl.h"
+#include "magnetar/errc.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+namespace magnetar::client_detail {
+
+void consumer_impl::on_message(const std::shared_ptr<connection>& c, const proto::CommandMessage& command,
+                               wire::frame& frame) {
+  actions out;
+  {
+    std::lock_guard lock(_mutex);
+    if (c != _connection || _state != state::ready) return;
+    const auto& md = frame.metadata;
+    const int count = md.has_num_messages_in_batch() ? std::max(1, md.num_messages_in_batch()) : 1;
+    if (_seeking) {
+      // From before the seek; the permits go back in case the broker keeps this consumer.
+      return_permits_locked(static_cast<unsigned>(count));
+      return;
+    }
+    const auto entry = from_proto(command.message_id());
+    if (frame.has_checksum && !frame.checksum_valid) {
+      spdlog::error("client: consumer {} on {}: entry {} fails its checksum; skipped", _consumer_name,
+                    _options.topic, entry.to_string());
+      return_permits_locked(static_cast<unsigned>(count));
+      return;
+    }
+    auto payload = decompress(md.compression(), frame.payload, md.uncompressed_size());
+    if (!payload) {
+      spdlog::error("client: consumer {} on {}: entry {}: {}; skipped", _consumer_name, _options.topic,
+                    entry.to_string(), payload.error().message());
+      return_permits_locked(static_cast<unsigned>(count));
+      return;
+    }
+    auto base = [&](wire::shared_bytes bytes) {
+      auto d = std::make_shared<message_data>();
+      d->payload = std::move(bytes);
+      d->publish_time = md.publish_time();
+      d->producer_name = md.producer_name();
+      d->topic = _options.topic;
+      d->redelivery_count = command.redelivery_count();
+      return d;
+    };
+    if (!md.has_num_messages_in_batch()) {
+      if (filtered_locked(entry, md.publish_time())) {
+        return_permits_locked(1);
+        return;
+      }
+      auto d = base(std::move(payload).value());
+      d->id = entry;
+      if (md.has_partition_key()) d->key = md.partition_key();
+      if (md.has_ordering_key()) d->ordering_key = md.ordering_key();
+      for (const auto& kv : md.properties()) d->properties[kv.key()] = kv.value();
+      d->event_time = md.event_time();
+      d->sequence_id = md.sequence_id();
+      enqueue_locked(message_data::make(std::move(d)), out);
+    } else {
+      auto messages = decode_batch(payload.value(), count);
+      if (!messages) {
+        spdlog::error("client: consumer {} on {}: entry {}: {}; skipped", _consumer_name, _options.topic,
+                      entry.to_string(), messages.error().message());
+        return_permits_locked(static_cast<unsigned>(count));
+        return;
+      }
+      for (int i = 0; i < count; ++i) {
+        auto& e = messages.value()[static_cast<std::size_t>(i)];
+        const message_id id(entry.ledger_id(), entry.entry_id(), entry.partition(), i, count);
+        if (e.metadata.compacted_out() || filtered_locked(id, md.publish_time())) {
+          // Acked with the rest of its entry, so the entry can complete.
+          _batch_acks.ack_individual(id);
+          return_permits_locked(1);
+          continue;
+        }
+        auto d = base(std::move(e.payload));
+        d->id = id;
+        if (e.metadata.has_partition_key()) d->key = e.metadata.partition_key();
+        if (e.metadata.has_ordering_key()) d->ordering_key = e.metadata.ordering_key();
+        for (const auto& kv : e.metadata.properties()) d->properties[kv.key()] = kv.value();
+        d->event_time = e.metadata.event_time();
+        d->sequence_id = e.metadata.has_sequence_id() ? e.metadata.sequence_id()
+                                                       : md.sequence_id() + static_cast<std::uint64_t>(i);
+        enqueue_locked(message_data::make(std::move(d)), out);
+      }
+    }
+  }
+  _arrived.notify_all();
+  run(out);
+}
+
+bool consumer_impl::filtered_locked(const message_id& id, std::uint64_t publish_time) const {
+  if (_options.durable) return false;
+  if (_skip_before_publish_time && publish_time < *_skip_before_publish_time) return true;
+  if (_start == message_id::earliest() || _start == message_id::latest()) return false;
+  const message_id a(id.ledger_id(), id.entry_id(), -1, id.batch_index());
+  const message_id s(_start.ledger_id(), _start.entry_id(), -1, _start.batch_index());
+  return _start_inclusive ? a < s : a <= s;
+}
+
+void consumer_impl::enqueue_locked(message m, actions& out) {
+  if (!_waiters.empty()) {
+    auto w = std::move(_waiters.front());
+    _waiters.pop_front();
+    dequeued_locked(m);
+    out.push_back([w = std::move(w), m = std::move(m)] { w(m); });
+    return;
+  }
+  _queued_bytes += m.size();
+  _queue.push_back(std::move(m));
+}
+
+void consumer_impl::dequeued_locked(const message& m) {
+  _last_dequeued = m.id();
+  return_permits_locked(1);
+}
+
+void consumer_impl::return_permits_locked(unsigned count) {
+  _permits_to_return += count;
+  // As upstream: permits go back in chunks of half the queue, so the broker refills it
+  // before it runs dry without a FLOW per message.
+  const unsigned threshold = std::max(1u, _queue_size / 2);
+  if (_permits_to_return >= threshold && _connection && _state == state::ready) {
+    _connection->write(encode_command(flow_command(_consumer_id, _permits_to_return)));
+    _permits_to_return = 0;
+  }
+}
+
+bool consumer_impl::has_queued() const {
+  std::lock_guard lock(_mutex);
+  return !_queue.empty();
+}
+
+result<message> consumer_impl::receive(std::optional<std::chrono::milliseconds> timeout) {
+  if (_client->on_io_thread()) {
+    return fail(client_errc::invalid_argument, "a blocking receive on a client io thread would deadlock");
+  }
+  std::unique_lock lock(_mutex);
+  auto ready = [&] { return !_queue.empty() || _state == state::closed || _state == state::failed; };
+  if (timeout) {
+    if (!_arrived.wait_for(lock, *timeout, ready)) {
+      return fail(client_errc::timeout, fmt::format("no message within {} ms", timeout->count()));
+    }
+  } else {
+    _arrived.wait(lock, ready);
+  }
+  if (_queue.empty()) return closed_error_locked();
+  auto m = std::move(_queue.front());
+  _queue.pop_front();
+  _queued_bytes -= m.size();
+  dequeued_locked(m);
+  return m;
+}
+
+void consumer_impl::receive_async(std::function<void(result<message>)> done) {
+  std::unique_lock lock(_mutex);
+  if (_state == state::closed || _state == state::failed) {
+    auto e = closed_error_locked();
+    lock.unlock();
+    done(e);
+    return;
+  }
+  if (_queue.empty()) {
+    _waiters.push_back(std::move(done));
+    return;
+  }
+  auto m = std::move(_queue.front());
+  _queue.pop_front();
+  _queued_bytes -= m.size();
+  dequeued_locked(m);
+  lock.unlock();
+  done(std::move(m));
+}
+
+result<std::vector<message>> consumer_impl::batch_receive(const batch_receive_policy& policy) {
+  if (_client->on_io_thread()) {
+    return fail(client_errc::invalid_argument, "a blocking receive on a client io thread would deadlock");
+  }
+  const std::size_t max_messages = std::max<std::size_t>(1, policy.max_messages);
+  std::unique_lock lock(_mutex);
+  _arrived.wait_for(lock, policy.timeout, [&] {
+    return _queue.size() >= max_messages || _queued_bytes >= policy.max_bytes || _state == state::closed ||
+           _state == state::failed;
+  });
+  if (_queue.empty() && (_state == state::closed || _state == state::failed)) return closed_error_locked();
+  std::vector<message> out;
+  std::size_t bytes = 0;
+  while (!_queue.empty() && out.size() < max_messages) {
+    // A message bigger than max_bytes alone still goes, so that it can't block forever.
+    if (!out.empty() && bytes + _queue.front().size() > policy.max_bytes) break;
+    auto m = std::move(_queue.front());
+    _queue.pop_front();
+    _queued_bytes -= m.size();
+    bytes += m.size();
+    dequeued_locked(m);
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+result<void> consumer_impl::acknowledge(const message_id& id) {
+  std::lock_guard lock(_mutex);
+  if (_state == state::closed || _state == state::failed) return closed_error_locked();
+  if (!_batch_acks.ack_individual(id)) return success();
+  const bool full = _acks.add_individual(id.entry());
+  if (full || _options.config.ack_group_time.count() <= 0) {
+    flush_acks_locked();
+  } else {
+    arm_ack_timer_locked();
+  }
+  return success();
+}
+
+result<void> consumer_impl::acknowledge_cumulative(const message_id& id) {
+  if (_options.config.type == subscription_type::shared || _options.config.type == subscription_type::key_shared) {
+    return fail(client_errc::not_supported, "cumulative acks are not allowed on Shared and Key_Shared subscriptions");
+  }
+  std::lock_guard lock(_mutex);
+  if (_state == state::closed || _state == state::failed) return closed_error_locked();
+  if (_batch_acks.ack_cumulative(id)) {
+    _acks.add_cumulative(id.entry());
+  } else if (id.entry_id() > 0) {
+    // Part of a batch is acked: everything before its entry is.
+    _acks.add_cumulative(message_id(id.ledger_id(), id.entry_id() - 1, id.partition()));
+  } else {
+    return success();
+  }
+  if (_options.config.ack_group_time.count() <= 0) {
+    flush_acks_locked();
+  } else {
+    arm_ack_timer_locked();
+  }
+  return success();
+}
+
+void consumer_impl::flush_acks_locked() {
+  if (_acks.empty()) return;
+  auto group = _acks.take();
+  if (!_connection) return;  // the broker redelivers what wasn't acked
+  if (group.cumulative) {
+    _connection->write(encode_command(ack_command(_consumer_id, proto::CommandAck::Cumulative, {*group.cumulative})));
+  }
+  if (!group.individual.empty()) {
+    _connection->write(encode_command(ack_command(_consumer_id, proto::CommandAck::Individual, group.individual)));
+  }
+}
+
+void consumer_impl::arm_ack_timer_locked() {
+  if (_ack_timer_armed) return;
+  _ack_timer_armed = true;
+  _ack_timer.expires_after(_options.config.ack_group_time);
+  _ack_timer.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
+    auto self = weak.lock();
+    if (!self) return;
+    std::lock_guard lock(self->_mutex);
+    self->_ack_timer_armed = false;
+    if (ec) return;
+    self->flush_acks_locked();
+  });
+}
+
+result<void> consumer_impl::redeliver_unacknowledged() {
+  std::lock_guard lock(_mutex);
+  if (_state == state::closed || _state == state::failed) return closed_error_locked();
+  if (!_connection) return success();  // the resubscribe redelivers anyway
+  const auto dropped = static_cast<unsigned>(_queue.size());
+  _queue.clear();
+  _queued_bytes = 0;
+  _batch_acks.clear();
+  _connection->write(encode_command(redeliver_command(_consumer_id)));
+  return_permits_locked(dropped);
+  return success();
+}
+
+void consumer_impl::on_active_consumer_change(bool active) {
+  std::function<void(bool)> listener;
+  {
+    std::lock_guard lock(_mutex);
+    if (_active == active) return;
+    _active = active;
+    listener = _options.config.active_consumer_listener;
+  }
+  if (listener) listener(active);
+}
+
+void consumer_impl::on_reached_end_of_topic() {
+  std::lock_guard lock(_mutex);
+  _end_of_topic = true;
+  spdlog::info("client: consumer {} on {}: reached the end of the terminated topic", _consumer_name, _options.topic);
+}
+
+}  // namespace magnetar::client_detail

@@ -1,0 +1,110 @@
+// Configuration of the client SDK: client_config, producer_config, consumer_config and
+// reader_config, with upstream Pulsar's defaults.
+//
+// Plain value types: fill one in, pass it to client::create / create_producer /
+// subscribe / create_reader, which copy it.
+#pragma once
+
+#include "magnetar/message_id.h"
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+
+namespace magnetar {
+
+using namespace std::chrono_literals;
+
+struct client_config {
+  // Threads that run connections, timers and callbacks.
+  unsigned io_threads = 1;
+  // Bound on every request to the broker (lookup, create producer, subscribe, seek...).
+  std::chrono::milliseconds operation_timeout = 30s;
+  // Bound on TCP connect plus the CONNECT/CONNECTED handshake.
+  std::chrono::milliseconds connection_timeout = 10s;
+  // Connections per broker; producers and consumers are spread over them.
+  unsigned max_connections_per_broker = 1;
+  // A connection idle this long is pinged; one that stays silent for another interval
+  // is closed (and its producers and consumers reconnect).
+  std::chrono::milliseconds keep_alive_interval = 30s;
+  // Reconnect backoff after a connection drops or a broker closes a producer/consumer:
+  // initial delay, doubled per failed attempt, up to max.
+  std::chrono::milliseconds initial_backoff = 100ms;
+  std::chrono::milliseconds max_backoff = 30s;
+  // Lookup redirects followed before giving up.
+  unsigned max_lookup_redirects = 20;
+  // Largest frame accepted from a broker before CONNECTED says otherwise.
+  std::size_t max_frame_size = 5 * 1024 * 1024;
+};
+
+enum class compression_type { none, lz4, zlib, zstd, snappy };
+
+enum class producer_access_mode {
+  shared,                  // any number of producers
+  exclusive,               // one; creating a second fails with producer_busy
+  wait_for_exclusive,      // one; a second waits until the first goes
+  exclusive_with_fencing,  // one; a newcomer fences the current one out
+};
+
+enum class batching_type {
+  default_batching,  // one batch for all messages
+  key_based,         // one batch per key, so a batch never mixes keys (Key_Shared)
+};
+
+struct producer_config {
+  // Empty: the broker picks a unique name.
+  std::string producer_name;
+  std::chrono::milliseconds send_timeout = 30s;  // 0: no timeout
+  // Messages awaiting their receipt (batched messages count one each).
+  std::size_t max_pending_messages = 1000;
+  // When the pending queue is full: block send/send_async until there is room (true),
+  // or fail with producer_queue_is_full (false, upstream's default).
+  bool block_if_queue_full = false;
+  bool batching_enabled = true;
+  unsigned batching_max_messages = 1000;
+  std::size_t batching_max_bytes = 128 * 1024;
+  std::chrono::milliseconds batching_max_delay = 10ms;
+  batching_type batching = batching_type::default_batching;
+  // Only none, lz4 and zstd are implemented; others fail create_producer.
+  compression_type compression = compression_type::none;
+  producer_access_mode access_mode = producer_access_mode::shared;
+  // Sequence id of the first message when the broker knows none for this producer name.
+  std::int64_t initial_sequence_id = -1;
+  std::map<std::string, std::string> properties;
+};
+
+enum class subscription_type { exclusive, shared, failover, key_shared };
+enum class initial_position { latest, earliest };
+
+class consumer;
+
+struct consumer_config {
+  subscription_type type = subscription_type::exclusive;
+  initial_position position = initial_position::latest;
+  // Empty: a random name.
+  std::string consumer_name;
+  int priority_level = 0;
+  // Messages the broker may push ahead of receive() (flow permits).
+  unsigned receiver_queue_size = 1000;
+  // Individual and cumulative acks are sent in groups this often (0: at once).
+  std::chrono::milliseconds ack_group_time = 100ms;
+  // Flushed earlier when this many individual acks are waiting.
+  std::size_t max_acks_per_group = 1000;
+  std::map<std::string, std::string> properties;
+  // Failover: called (on an io thread) when this consumer becomes active or inactive.
+  std::function<void(bool active)> active_consumer_listener;
+};
+
+struct reader_config {
+  // earliest(), latest() or a message id of the topic.
+  message_id start = message_id::latest();
+  // Include the message at `start` itself (a specific id or latest()).
+  bool start_inclusive = false;
+  std::string reader_name;
+  unsigned receiver_queue_size = 1000;
+};
+
+}  // namespace magnetar

@@ -1,0 +1,69 @@
+#include "client/lookup.h"
+
+#include "client/commands.h"
+#include "client/server_error.h"
+#include "magnetar/errc.h"
+
+#include <fmt/format.h>
+
+namespace magnetar::client_detail {
+
+lookup_service::lookup_service(connection_pool& pool, std::vector<broker_address> service,
+                               const client_config& config, std::atomic<std::uint64_t>& request_ids)
+    : _pool(pool), _service(std::move(service)), _config(config), _request_ids(request_ids) {}
+
+const broker_address& lookup_service::next_service_address() {
+  return _service[_next.fetch_add(1, std::memory_order_relaxed) % _service.size()];
+}
+
+awaitable<result<lookup_result>> lookup_service::lookup(const std::string& topic) {
+  const broker_address service = next_service_address();
+  lookup_result target{service, service};
+  bool authoritative = false;
+  for (unsigned redirects = 0; redirects <= _config.max_lookup_redirects; ++redirects) {
+    MAGNETAR_CO_TRY(c, co_await _pool.get(target.logical, target.physical));
+    const auto request_id = _request_ids.fetch_add(1, std::memory_order_relaxed);
+    auto command = lookup_command(topic, request_id, authoritative);
+    MAGNETAR_CO_TRY(response, co_await c->request(request_id, command));
+    if (response.type() != proto::BaseCommand::LOOKUP_RESPONSE) {
+      co_return fail(client_errc::protocol_error,
+                     fmt::format("LOOKUP {} answered with {}", topic, wire::command_name(response)));
+    }
+    const auto& r = response.lookuptopicresponse();
+    if (r.response() == proto::CommandLookupTopicResponse::Failed) {
+      if (r.has_error()) co_return server_failure(r.error(), r.message(), fmt::format("LOOKUP {}", topic));
+      co_return fail(client_errc::lookup_error, fmt::format("LOOKUP {}: {}", topic, r.message()));
+    }
+    auto address = parse_broker_url(r.brokerserviceurl());
+    if (!address) {
+      co_return fail(client_errc::lookup_error,
+                     fmt::format("LOOKUP {} answered '{}': {}", topic, r.brokerserviceurl(), address.error().message()));
+    }
+    target.logical = std::move(address).value();
+    target.physical = r.proxy_through_service_url() ? service : target.logical;
+    if (r.response() == proto::CommandLookupTopicResponse::Connect) co_return target;
+    authoritative = r.authoritative();
+  }
+  co_return fail(client_errc::too_many_redirects,
+                 fmt::format("LOOKUP {}: more than {} redirects", topic, _config.max_lookup_redirects));
+}
+
+awaitable<result<int>> lookup_service::partitions(const std::string& topic) {
+  const broker_address service = next_service_address();
+  MAGNETAR_CO_TRY(c, co_await _pool.get(service, service));
+  const auto request_id = _request_ids.fetch_add(1, std::memory_order_relaxed);
+  auto command = partitioned_metadata_command(topic, request_id);
+  MAGNETAR_CO_TRY(response, co_await c->request(request_id, command));
+  if (response.type() != proto::BaseCommand::PARTITIONED_METADATA_RESPONSE) {
+    co_return fail(client_errc::protocol_error,
+                   fmt::format("PARTITIONED_METADATA {} answered with {}", topic, wire::command_name(response)));
+  }
+  const auto& r = response.partitionmetadataresponse();
+  if (r.response() == proto::CommandPartitionedTopicMetadataResponse::Failed) {
+    if (r.has_error()) co_return server_failure(r.error(), r.message(), fmt::format("PARTITIONED_METADATA {}", topic));
+    co_return fail(client_errc::lookup_error, fmt::format("PARTITIONED_METADATA {}: {}", topic, r.message()));
+  }
+  co_return static_cast<int>(r.partitions());
+}
+
+}  // namespace magnetar::client_detail

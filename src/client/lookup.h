@@ -1,0 +1,48 @@
+// lookup: where a topic is served and how many partitions it has, asked over the binary
+// protocol (PARTITIONED_METADATA, LOOKUP) of the service URL's brokers.
+//
+// LOOKUP answers Connect (this broker serves it), Redirect (ask that one, with
+// authoritative set when the answer says so) or Failed; redirects are followed up to
+// max_lookup_redirects. With proxy_through_service_url the socket goes to the service
+// address and CONNECT names the logical broker for the proxy.
+// Thread-safe; coroutines run on the caller's executor.
+#pragma once
+
+#include "base/result.h"
+#include "client/connection_pool.h"
+#include "client/service_url.h"
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace magnetar::client_detail {
+
+struct lookup_result {
+  broker_address logical;
+  broker_address physical;
+};
+
+class lookup_service {
+ public:
+  lookup_service(connection_pool& pool, std::vector<broker_address> service, const client_config& config,
+                 std::atomic<std::uint64_t>& request_ids);
+
+  // Errors: lookup_error, too_many_redirects, the broker's error (topic_not_found...),
+  // and connection errors.
+  awaitable<result<lookup_result>> lookup(const std::string& topic);
+  // 0 for a topic that is not partitioned.
+  awaitable<result<int>> partitions(const std::string& topic);
+
+ private:
+  const broker_address& next_service_address();
+
+  connection_pool& _pool;
+  const std::vector<broker_address> _service;
+  const client_config _config;
+  std::atomic<std::uint64_t>& _request_ids;
+  std::atomic<std::size_t> _next{0};
+};
+
+}  // namespace magnetar::client_detail

@@ -1,0 +1,118 @@
+// producer_impl: the state and protocol of one producer (see magnetar/producer.h for
+// the behaviour users see).
+//
+// Sends are queued as ops (one SEND frame each: a message or a batch), kept until their
+// receipt so they can be sent again, in order, on a new connection. Receipts arrive in
+// op order; one with a later sequence id than expected means the broker lost track, and
+// the connection is dropped so that everything is sent again.
+//
+// Threading: all state is under `_mutex`; public calls come from any thread, listener
+// calls from the connection's shard, timers and the reconnect coroutine on the
+// producer's home shard. User callbacks run after the lock is released, on io threads.
+#pragma once
+
+#include "client/backoff.h"
+#include "client/client_impl.h"
+#include "client/connection.h"
+#include "client/producer_batch.h"
+#include "magnetar/producer.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace magnetar::client_detail {
+
+class producer_impl final : public producer_listener, public std::enable_shared_from_this<producer_impl> {
+ public:
+  producer_impl(std::shared_ptr<client_impl> client, std::string topic, producer_config config);
+  ~producer_impl() override;
+
+  // Lookup, connect and PRODUCER. Errors: the lookup's and the broker's (producer_busy,
+  // topic_not_found, ...), timeout.
+  awaitable<result<void>> start();
+
+  void send_async(message m, send_callback done);
+  void flush_async(std::function<void(result<void>)> done);
+  awaitable<result<void>> close();
+  // The client is closing: like close() but without waiting for receipts.
+  void shutdown();
+
+  const std::string& topic() const { return _topic; }
+  std::string producer_name() const;
+  std::int64_t last_sequence_id() const;
+  bool is_connected() const;
+  const std::shared_ptr<client_impl>& client() const { return _client; }
+
+  // producer_listener
+  void on_send_receipt(const proto::CommandSendReceipt& receipt) override;
+  void on_send_error(const proto::CommandSendError& error) override;
+  void on_broker_close(const std::shared_ptr<connection>& c) override;
+  void on_connection_closed(const std::shared_ptr<connection>& c) override;
+
+ private:
+  enum class state { starting, ready, connecting, closing, closed, failed };
+  using clock = std::chrono::steady_clock;
+  using actions = std::vector<std::function<void()>>;
+
+  struct op {
+    connection::shared_frame frame;
+    std::uint64_t sequence_id = 0;
+    int num_messages = 1;
+    bool batched = false;
+    std::vector<send_callback> callbacks;
+    std::vector<std::function<void(result<void>)>> flush_callbacks;
+    clock::time_point deadline;
+  };
+
+  awaitable<result<void>> connect_once();
+  void connection_lost(const std::shared_ptr<connection>& c, std::string_view why);
+  void schedule_reconnect_locked();
+  awaitable<void> reconnect();
+
+  void flush_batch_locked();
+  void push_op_locked(built_entry e);
+  void arm_batch_timer_locked();
+  void arm_timeout_timer_locked();
+  void on_timeout_tick();
+  // Completes `o` (success or failure) into `out`, to run without the lock.
+  void complete_locked(op& o, result<message_id> r, actions& out);
+  void fail_all_locked(const error& e, actions& out);
+  static void run(actions& a);
+
+  const std::shared_ptr<client_impl> _client;
+  const std::string _topic;
+  const producer_config _config;
+  const std::uint64_t _producer_id;
+  io::shard& _home;
+
+  mutable std::mutex _mutex;
+  std::condition_variable _room;
+  state _state = state::starting;
+  std::shared_ptr<connection> _connection;
+  std::string _producer_name;
+  std::uint64_t _epoch = 0;
+  std::optional<std::uint64_t> _topic_epoch;
+  bool _created_once = false;
+  std::int64_t _last_sequence_id_published;
+  std::uint64_t _next_sequence_id;
+  std::size_t _pending_messages = 0;  // queued in the batch or awaiting a receipt
+  batch_container _batch;
+  std::deque<op> _pending;
+  std::vector<std::function<void(result<void>)>> _idle_flush_callbacks;
+  backoff _backoff;
+  asio::steady_timer _batch_timer;
+  bool _batch_timer_armed = false;
+  asio::steady_timer _timeout_timer;
+  bool _timeout_timer_armed = false;
+  asio::steady_timer _reconnect_timer;
+  bool _reconnect_scheduled = false;
+};
+
+}  // namespace magnetar::client_detail
