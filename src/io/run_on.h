@@ -43,8 +43,15 @@ constexpr bool is_coroutine = unwrap_awaitable<call_result_t<F>>::is_coroutine;
 
 }  // namespace detail
 
+// `fn` must capture by reference (or trivially destructible values only): with GCC 12
+// and Asio 1.74, a function object whose captures own memory (a std::string, a
+// shared_ptr) is destroyed twice on the way through co_spawn's use_awaitable
+// initiation, a double free. The caller is suspended until `fn` has run, so what it
+// references stays alive; pass owned values to a coroutine function's parameters.
 template <class Executor, class F>
 awaitable<detail::run_result_t<F>> run_on(Executor executor, F&& fn) {
+  static_assert(std::is_trivially_destructible_v<std::decay_t<F>>,
+                "run_on: capture by reference; see the comment above (GCC 12 double free)");
   using T = detail::run_result_t<F>;
   if constexpr (std::is_void_v<T>) {
     co_await asio::co_spawn(

@@ -1,0 +1,185 @@
+// broker_service's topic_admin side: each call hops to the topic's shard, loads the
+// topic when it exists (admin calls never create one implicitly), and asks it.
+#include "broker/broker_service.h"
+#include "broker/errc.h"
+#include "broker/topic.h"
+#include "io/run_on.h"
+#include "mledger/metadata.h"
+
+#include <fmt/format.h>
+
+namespace magnetar::broker {
+
+namespace {
+
+mledger::position position_of(message_position p) {
+  if (p.ledger_id == message_position::latest().ledger_id) return mledger::position::latest();
+  if (p.ledger_id < 0) return mledger::position::earliest();
+  return {ledger_id(p.ledger_id), entry_id(p.entry_id)};
+}
+
+}  // namespace
+
+awaitable<result<void>> broker_service::create_topic(wire::topic_name name) {
+  MAGNETAR_CO_TRY(exists, co_await topic_exists(name));
+  if (exists) co_return fail(errc::conflict, fmt::format("Topic {} already exists", name.full()));
+  MAGNETAR_CO_TRY(partitions, co_await partitions_of(name));
+  if (partitions > 0) co_return fail(errc::conflict, fmt::format("{} is a partitioned topic", name.full()));
+  auto& owner = owner_of(name);
+  co_return co_await io::run_on(owner, [&]() -> awaitable<result<void>> {
+    // Created whatever allowAutoTopicCreation says: this is an explicit creation.
+    MAGNETAR_CO_TRY(ledger, co_await mledger::managed_ledger::open(name.persistence_name(), ledger_config(),
+                                                                   {_deps.store, _deps.ledgers, _deps.clock}));
+    co_return co_await ledger->close();
+  });
+}
+
+awaitable<result<void>> broker_service::delete_topic(wire::topic_name name, bool force) {
+  auto& owner = owner_of(name);
+  co_return co_await io::run_on(owner, [&]() -> awaitable<result<void>> {
+    MAGNETAR_CO_TRY(t, co_await get_topic(name, false));
+    MAGNETAR_CO_TRY(co_await t->remove(force));
+    _topics[owner_of(name).id()].topics.erase(name.full());
+    co_return success();
+  });
+}
+
+awaitable<result<std::vector<std::string>>> broker_service::list_topics(std::string namespace_name) {
+  MAGNETAR_CO_TRY(children, co_await _deps.store.children(mledger::managed_ledger_path(namespace_name + "/persistent")));
+  std::vector<std::string> names;
+  for (const auto& local : children) names.push_back(fmt::format("persistent://{}/{}", namespace_name, local));
+  co_return names;
+}
+
+awaitable<result<topic_stats>> broker_service::stats(wire::topic_name name) {
+  co_return co_await io::run_on(owner_of(name), [&]() -> awaitable<result<topic_stats>> {
+    MAGNETAR_CO_TRY(t, co_await get_topic(name, false));
+    co_return t->stats();
+  });
+}
+
+awaitable<result<topic_internal_stats>> broker_service::internal_stats(wire::topic_name name) {
+  co_return co_await io::run_on(owner_of(name), [&]() -> awaitable<result<topic_internal_stats>> {
+    MAGNETAR_CO_TRY(t, co_await get_topic(name, false));
+    co_return t->internal_stats();
+  });
+}
+
+awaitable<result<std::vector<std::string>>> broker_service::list_subscriptions(wire::topic_name name) {
+  co_return co_await io::run_on(owner_of(name), [&]() -> awaitable<result<std::vector<std::string>>> {
+    MAGNETAR_CO_TRY(t, co_await get_topic(name, false));
+    std::vector<std::string> names;
+    for (auto* cursor : t->ledger().cursors()) names.push_back(cursor->name());
+    co_return names;
+  });
+}
+
+awaitable<result<void>> broker_service::create_subscription(wire::topic_name name, std::string subscription,
+                                                            message_position start) {
+  co_return co_await io::run_on(owner_of(name), [&]() -> awaitable<result<void>> {
+    MAGNETAR_CO_TRY(t, co_await get_topic(name, false));
+    co_return co_await t->create_subscription(subscription, start);
+  });
+}
+
+awaitable<result<void>> broker_service::delete_subscription(wire::topic_name name, std::string subscription,
+                                                            bool force) {
+  co_return co_await io::run_on(owner_of(name), [&]() -> awaitable<result<void>> {
+    MAGNETAR_CO_TRY(t, co_await get_topic(name, false));
+    co_return co_await t->delete_subscription(subscription, force);
+  });
+}
+
+namespace {
+
+// The subscription named, with a live subscription object (admin-created cursors get one).
+awaitable<result<std::shared_ptr<subscription>>> subscription_of(topic& t, const std::string& name) {
+  if (auto s = t.find_subscription(name)) co_return s;
+  co_return fail(errc::subscription_not_found, fmt::format("Subscription {} not found", name));
+}
+
+}  // namespace
+
+awaitable<result<void>> broker_service::reset_cursor(wire::topic_name name, std::string subscription,
+                                                     message_position to) {
+  co_return co_await io::run_on(owner_of(name), [&]() -> awaitable<result<void>> {
+    MAGNETAR_CO_TRY(t, co_await get_topic(name, false));
+    MAGNETAR_CO_TRY(s, co_await subscription_of(*t, subscription));
+    co_return co_await s->reset(position_of(to));
+  });
+}
+
+awaitable<result<void>> broker_service::reset_cursor_to_time(wire::topic_name name, std::string subscription,
+                                                             std::int64_t publish_time_ms) {
+  co_return co_await io::run_on(owner_of(name), [&]() -> awaitable<result<void>> {
+    MAGNETAR_CO_TRY(t, co_await get_topic(name, false));
+    MAGNETAR_CO_TRY(s, co_await subscription_of(*t, subscription));
+    MAGNETAR_CO_TRY(at, co_await t->find_by_publish_time(publish_time_ms));
+    co_return co_await s->reset(at);
+  });
+}
+
+awaitable<result<void>> broker_service::skip_messages(wire::topic_name name, std::string subscription,
+                                                      std::uint64_t count) {
+  co_return co_await io::run_on(owner_of(name), [&]() -> awaitable<result<void>> {
+    MAGNETAR_CO_TRY(t, co_await get_topic(name, false));
+    MAGNETAR_CO_TRY(s, co_await subscription_of(*t, subscription));
+    co_return co_await s->skip(count);
+  });
+}
+
+awaitable<result<void>> broker_service::clear_backlog(wire::topic_name name, std::string subscription) {
+  co_return co_await io::run_on(owner_of(name), [&]() -> awaitable<result<void>> {
+    MAGNETAR_CO_TRY(t, co_await get_topic(name, false));
+    MAGNETAR_CO_TRY(s, co_await subscription_of(*t, subscription));
+    co_return co_await s->clear_backlog();
+  });
+}
+
+awaitable<std::map<std::string, topic_stats>> broker_service::all_stats() {
+  std::map<std::string, topic_stats> out;
+  for (unsigned i = 0; i < _deps.shards.size(); ++i) {
+    auto part = co_await io::run_on(_deps.shards[i], [this, i]() {
+      std::map<std::string, topic_stats> stats;
+      for (const auto& [name, t] : _topics[i].topics) stats.emplace(name, t->stats());
+      return stats;
+    });
+    out.merge(part);
+  }
+  co_return out;
+}
+
+awaitable<broker_metrics> broker_service::metrics() {
+  broker_metrics m;
+  {
+    std::lock_guard lock(_connections_mutex);
+    m.active_connections = _connections.size();
+  }
+  m.total_connections = _total_connections.load(std::memory_order_relaxed);
+  for (unsigned i = 0; i < _deps.shards.size(); ++i) {
+    auto part = co_await io::run_on(_deps.shards[i], [this, i]() {
+      broker_metrics s;
+      for (const auto& [name, t] : _topics[i].topics) {
+        ++s.topics;
+        s.producers += t->producer_count();
+        s.consumers += t->consumer_count();
+        s.subscriptions += t->subscription_count();
+        const auto ml = t->ledger().stats();
+        s.cache_size_bytes += ml.cache.bytes;
+        s.cache_hits += ml.cache.hits;
+        s.cache_misses += ml.cache.misses;
+      }
+      return s;
+    });
+    m.topics += part.topics;
+    m.producers += part.producers;
+    m.consumers += part.consumers;
+    m.subscriptions += part.subscriptions;
+    m.cache_size_bytes += part.cache_size_bytes;
+    m.cache_hits += part.cache_hits;
+    m.cache_misses += part.cache_misses;
+  }
+  co_return m;
+}
+
+}  // namespace magnetar::broker

@@ -1,0 +1,204 @@
+#include "broker/broker_service.h"
+
+#include "base/log.h"
+#include "broker/connection.h"
+#include "broker/errc.h"
+#include "broker/topic.h"
+#include "io/block_on.h"
+#include "io/run_on.h"
+#include "mledger/metadata.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace magnetar::broker {
+
+broker_service::broker_service(broker_config config, broker_deps deps)
+    : _config(std::move(config)), _deps(deps), _topics(deps.shards.size()) {}
+
+broker_service::~broker_service() = default;
+
+std::string broker_service::service_url() const {
+  return fmt::format("pulsar://{}:{}", _config.advertised_address, _port);
+}
+
+io::shard& broker_service::owner_of(const wire::topic_name& name) {
+  return _deps.shards.for_key(std::hash<std::string>{}(name.full()));
+}
+
+std::string broker_service::new_producer_name() {
+  return fmt::format("{}-{}-{}", _config.cluster_name, _port, _next_producer.fetch_add(1));
+}
+
+// ---------------------------------------------------------------------------------------
+// Accepting connections
+
+result<void> broker_service::start() {
+  auto& first = _deps.shards[0];
+  boost::system::error_code ec;
+  auto address = asio::ip::make_address(_config.bind_address, ec);
+  if (ec) return fail(errc::invalid_request, fmt::format("bindAddress '{}': {}", _config.bind_address, ec.message()));
+  _acceptor = std::make_unique<asio::ip::tcp::acceptor>(first.context());
+  const asio::ip::tcp::endpoint endpoint(address, _config.broker_service_port);
+  _acceptor->open(endpoint.protocol(), ec);
+  if (!ec) _acceptor->set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) _acceptor->bind(endpoint, ec);
+  if (!ec) _acceptor->listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) {
+    return fail(errc::not_allowed,
+                fmt::format("cannot listen on {}:{}: {}", _config.bind_address, _config.broker_service_port, ec.message()));
+  }
+  _port = _acceptor->local_endpoint().port();
+  MAGNETAR_TRY(pass, _accepting.enter());
+  io::spawn(first.executor(), [this, held = std::make_shared<io::gate::pass>(std::move(pass))]() {
+    return accept_loop(held);
+  });
+  spdlog::info("broker serving the Pulsar protocol on {}:{} ({})", _config.bind_address, _port, service_url());
+  return success();
+}
+
+awaitable<void> broker_service::accept_loop(std::shared_ptr<io::gate::pass> /*held*/) {
+  unsigned next_shard = 0;
+  for (;;) {
+    auto& target = _deps.shards[next_shard++ % _deps.shards.size()];
+    boost::system::error_code ec;
+    auto socket = co_await _acceptor->async_accept(target.context(), asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) {
+      if (ec == asio::error::operation_aborted || !_acceptor->is_open()) co_return;
+      spdlog::warn("accept failed: {}", ec.message());
+      continue;
+    }
+    socket.set_option(asio::ip::tcp::no_delay(true), ec);
+    auto conn = std::make_shared<connection>(*this, target, std::move(socket), _next_connection_id.fetch_add(1));
+    connection_opened(conn);
+    asio::post(target.executor(), [conn] { conn->start(); });
+  }
+}
+
+void broker_service::connection_opened(const std::shared_ptr<connection>& c) {
+  std::lock_guard lock(_connections_mutex);
+  _connections.emplace(c->id(), c);
+  _total_connections.fetch_add(1, std::memory_order_relaxed);
+}
+
+void broker_service::connection_closed(std::uint64_t id) {
+  std::lock_guard lock(_connections_mutex);
+  _connections.erase(id);
+}
+
+void broker_service::stop() {
+  if (_acceptor) io::block_on(_deps.shards[0], stop_accepting());
+  std::vector<std::shared_ptr<connection>> open;
+  {
+    std::lock_guard lock(_connections_mutex);
+    for (auto& [id, weak] : _connections) {
+      if (auto c = weak.lock()) open.push_back(std::move(c));
+    }
+  }
+  for (auto& c : open) c->close();
+  for (unsigned i = 0; i < _deps.shards.size(); ++i) {
+    auto& s = _deps.shards[i];
+    io::block_on(s, unload_all(s));
+  }
+}
+
+awaitable<void> broker_service::stop_accepting() {
+  boost::system::error_code ignored;
+  _acceptor->close(ignored);
+  co_await _accepting.close();
+}
+
+awaitable<void> broker_service::unload_all(io::shard& s) {
+  auto topics = std::exchange(_topics[s.id()].topics, {});
+  for (auto& [name, t] : topics) {
+    auto closed = co_await t->close();
+    if (!closed) spdlog::warn("unloading {}: {}", name, closed.error());
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Topics
+
+mledger::managed_ledger_config broker_service::ledger_config() const {
+  mledger::managed_ledger_config c;
+  c.max_entries_per_ledger = _config.managed_ledger_max_entries_per_ledger;
+  c.minimum_rollover_time = _config.managed_ledger_min_ledger_rollover_time;
+  c.maximum_rollover_time = _config.managed_ledger_max_ledger_rollover_time;
+  c.ensemble_size = _config.managed_ledger_default_ensemble_size;
+  c.write_quorum = _config.managed_ledger_default_write_quorum;
+  c.ack_quorum = _config.managed_ledger_default_ack_quorum;
+  c.retention_time = std::chrono::minutes(_config.default_retention_time_minutes);
+  c.retention_size_bytes = _config.default_retention_size_mb < 0 ? -1 : _config.default_retention_size_mb * 1024 * 1024;
+  if (_config.default_retention_time_minutes < 0) c.retention_time = std::chrono::milliseconds(-1);
+  return c;
+}
+
+awaitable<result<bool>> broker_service::topic_exists(const wire::topic_name& name) {
+  co_return co_await _deps.store.exists(mledger::managed_ledger_path(name.persistence_name()));
+}
+
+awaitable<result<int>> broker_service::partitions_of(wire::topic_name name) {
+  const auto parent = name.partitioned_parent();
+  MAGNETAR_CO_TRY(node, co_await _deps.store.get(fmt::format("/admin/partitioned-topics/{}/{}/persistent/{}",
+                                                             parent.tenant(), parent.namespace_part(),
+                                                             parent.local_name())));
+  if (!node || name.partition() >= 0) co_return 0;
+  auto json = nlohmann::json::parse(node->value, nullptr, false);
+  if (json.is_discarded() || !json.contains("partitions") || !json["partitions"].is_number_integer()) {
+    co_return fail(errc::metadata_error, fmt::format("bad partitioned metadata for {}", parent.full()));
+  }
+  co_return json["partitions"].get<int>();
+}
+
+awaitable<result<std::shared_ptr<topic>>> broker_service::get_topic_anywhere(wire::topic_name name, bool create) {
+  auto& owner = owner_of(name);
+  co_return co_await io::run_on(owner, [&]() { return get_topic(name, create); });
+}
+
+awaitable<result<std::shared_ptr<topic>>> broker_service::get_topic(wire::topic_name name, bool create) {
+  auto& owner = owner_of(name);
+  MAGNETAR_ASSERT(owner.is_current(), "get_topic({}) off its shard", name.full());
+  auto& state = _topics[owner.id()];
+  const auto key = name.full();
+  for (;;) {
+    if (auto it = state.topics.find(key); it != state.topics.end()) {
+      if (!it->second->is_closing()) co_return it->second;
+      state.topics.erase(it);
+    }
+    auto loading = state.loading.find(key);
+    if (loading == state.loading.end()) break;
+    auto signal = std::make_shared<io::oneshot_signal>(owner.executor());
+    loading->second.push_back(signal);
+    co_await signal->wait();
+  }
+  state.loading.emplace(key, std::vector<std::shared_ptr<io::oneshot_signal>>{});
+  auto loaded = co_await load_topic(name, create);
+  auto waiters = std::move(state.loading[key]);
+  state.loading.erase(key);
+  if (loaded) state.topics[key] = loaded.value();
+  for (auto& w : waiters) w->fire();
+  co_return loaded;
+}
+
+awaitable<result<std::shared_ptr<topic>>> broker_service::load_topic(const wire::topic_name& name, bool create) {
+  if (!name.is_persistent()) {
+    co_return fail(errc::not_allowed, fmt::format("{}: non-persistent topics are not supported", name.full()));
+  }
+  MAGNETAR_CO_TRY(exists, co_await topic_exists(name));
+  if (!exists) {
+    if (!create) co_return fail(errc::topic_not_found, fmt::format("Topic {} does not exist", name.full()));
+    if (!_config.allow_auto_topic_creation) {
+      co_return fail(errc::topic_not_found,
+                     fmt::format("Topic {} does not exist and allowAutoTopicCreation is off", name.full()));
+    }
+  }
+  auto& owner = owner_of(name);
+  MAGNETAR_CO_TRY(ledger, co_await mledger::managed_ledger::open(name.persistence_name(), ledger_config(),
+                                                                 {_deps.store, _deps.ledgers, _deps.clock}));
+  auto t = std::make_shared<topic>(*this, name, owner, std::move(ledger));
+  t->start();
+  spdlog::info("loaded topic {}", name.full());
+  co_return t;
+}
+
+}  // namespace magnetar::broker

@@ -1,0 +1,30 @@
+#include "broker/handlers/consumer_commands.h"
+#include "broker/handlers/handlers.h"
+#include "broker/subscription.h"
+#include "broker/topic.h"
+
+namespace magnetar::broker::handlers {
+
+// No answer is expected: a FLOW for an unknown consumer is dropped (it may be one the
+// broker closed a moment ago).
+void flow(connection& conn, const proto::CommandFlow& command) {
+  auto c = find_consumer(conn, command.consumer_id());
+  if (!c) return;
+  auto owner = c->owner();
+  asio::post(owner->shard().executor(), [c, permits = command.messagepermits()] {
+    if (c->closed() || c->sub() == nullptr) return;
+    c->sub()->flow(*c, permits);
+  });
+}
+
+void redeliver_unacknowledged(connection& conn, const proto::CommandRedeliverUnacknowledgedMessages& command) {
+  auto c = find_consumer(conn, command.consumer_id());
+  if (!c) return;
+  auto owner = c->owner();
+  asio::post(owner->shard().executor(), [c] {
+    if (c->closed() || c->sub() == nullptr) return;
+    c->sub()->redeliver_unacknowledged(*c);
+  });
+}
+
+}  // namespace magnetar::broker::handlers

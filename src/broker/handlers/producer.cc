@@ -1,0 +1,99 @@
+#include "base/log.h"
+#include "broker/broker_service.h"
+#include "broker/errc.h"
+#include "broker/handlers/handler_support.h"
+#include "broker/handlers/handlers.h"
+#include "broker/producer.h"
+#include "broker/topic.h"
+#include "wire/topic_name.h"
+
+namespace magnetar::broker::handlers {
+
+namespace {
+
+awaitable<result<std::shared_ptr<broker::producer>>> create_producer(std::shared_ptr<connection> conn,
+                                                                     proto::CommandProducer command,
+                                                                     wire::topic_name name) {
+  auto& broker = conn->broker();
+  MAGNETAR_CO_TRY(partitions, co_await broker.partitions_of(name));
+  if (partitions > 0) {
+    co_return fail(errc::not_allowed, fmt::format("{} is a partitioned topic: produce to its partitions", name.full()));
+  }
+  std::string producer_name = command.has_producer_name() && !command.producer_name().empty()
+                                  ? command.producer_name()
+                                  : broker.new_producer_name();
+  co_return co_await io::run_on(
+      broker.owner_of(name),
+      [&]() -> awaitable<result<std::shared_ptr<broker::producer>>> {
+        MAGNETAR_CO_TRY(t, co_await broker.get_topic(name, true));
+        co_return t->add_producer(conn, command, producer_name);
+      });
+}
+
+}  // namespace
+
+void producer(connection& conn, const proto::CommandProducer& command) {
+  const auto request_id = command.request_id();
+  if (missing(conn, command.has_topic(), request_id, "PRODUCER", "topic")) return;
+  if (missing(conn, command.has_producer_id(), request_id, "PRODUCER", "producer_id")) return;
+  auto name = wire::topic_name::parse(command.topic());
+  if (!name) {
+    conn.send(error_frame(request_id, name.error()));
+    return;
+  }
+  if (auto existing = conn.producers().find(command.producer_id()); existing != conn.producers().end()) {
+    if (!existing->second->closed()) {
+      // A client that re-sends PRODUCER after a timeout gets the producer it has.
+      proto::BaseCommand reply;
+      reply.set_type(proto::BaseCommand::PRODUCER_SUCCESS);
+      reply.mutable_producer_success()->set_request_id(request_id);
+      reply.mutable_producer_success()->set_producer_name(existing->second->name());
+      conn.send(wire::encode_command(reply));
+      return;
+    }
+    conn.producers().erase(existing);
+  }
+  start_request(conn, [command, name = std::move(name).value()](std::shared_ptr<connection> self) -> awaitable<void> {
+    auto created = co_await create_producer(self, command, name);
+    if (!created) {
+      self->send(error_frame(command.request_id(), created.error()));
+      co_return;
+    }
+    auto p = std::move(created).value();
+    if (self->is_closed()) {
+      // The connection went while the topic loaded: its release pass has run already.
+      auto owner = p->owner();
+      asio::post(owner->shard().executor(), [owner, p] { owner->remove_producer(*p); });
+      co_return;
+    }
+    self->producers()[command.producer_id()] = p;
+    proto::BaseCommand reply;
+    reply.set_type(proto::BaseCommand::PRODUCER_SUCCESS);
+    auto& success = *reply.mutable_producer_success();
+    success.set_request_id(command.request_id());
+    success.set_producer_name(p->name());
+    success.set_last_sequence_id(-1);
+    success.set_producer_ready(true);
+    if (p->access_mode() != proto::Shared) success.set_topic_epoch(0);
+    self->send(wire::encode_command(reply));
+    spdlog::debug("producer {} on {} (connection {})", p->name(), name.full(), self->id());
+  });
+}
+
+void close_producer(connection& conn, const proto::CommandCloseProducer& command) {
+  auto it = conn.producers().find(command.producer_id());
+  if (it == conn.producers().end()) {
+    // Closing what is already gone succeeds, as upstream: the client's goal is met.
+    conn.send(success_frame(command.request_id()));
+    return;
+  }
+  auto p = it->second;
+  conn.producers().erase(it);
+  start_request(conn, [p, request_id = command.request_id()](std::shared_ptr<connection> self) -> awaitable<void> {
+    auto owner = p->owner();
+    co_await io::run_on(owner->shard(), [&] { owner->remove_producer(*p); });
+    self->send(success_frame(request_id));
+  });
+}
+
+}  // namespace magnetar::broker::handlers

@@ -1,0 +1,61 @@
+#include "broker/broker_service.h"
+#include "broker/entry_format.h"
+#include "broker/handlers/handler_support.h"
+#include "broker/handlers/handlers.h"
+#include "broker/producer.h"
+#include "broker/topic.h"
+
+#include <chrono>
+
+namespace magnetar::broker::handlers {
+
+namespace {
+
+void send_error(connection& conn, const proto::CommandSend& command, proto::ServerError code, std::string message) {
+  proto::BaseCommand reply;
+  reply.set_type(proto::BaseCommand::SEND_ERROR);
+  auto& error = *reply.mutable_send_error();
+  error.set_producer_id(command.producer_id());
+  error.set_sequence_id(command.sequence_id());
+  error.set_error(code);
+  error.set_message(std::move(message));
+  conn.send(wire::encode_command(reply));
+}
+
+}  // namespace
+
+void send(connection& conn, wire::frame& frame) {
+  const auto& command = frame.command.send();
+  auto it = conn.producers().find(command.producer_id());
+  if (it == conn.producers().end() || it->second->closed()) {
+    send_error(conn, command, proto::NotAllowedError,
+               fmt::format("no producer with id {} on this connection", command.producer_id()));
+    return;
+  }
+  if (!frame.checksum_valid) {
+    send_error(conn, command, proto::ChecksumError, "the message's checksum does not match its content");
+    return;
+  }
+  if (frame.metadata_and_payload.size() > conn.config().max_message_size) {
+    send_error(conn, command, proto::NotAllowedError,
+               fmt::format("message of {} bytes is larger than maxMessageSize {}", frame.metadata_and_payload.size(),
+                           conn.config().max_message_size));
+    return;
+  }
+  const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          conn.broker().clock().wall_now().time_since_epoch())
+                          .count();
+  auto entry = entry_for_send(frame.metadata, frame.metadata_and_payload, now_ms);
+  const int messages = command.has_num_messages() ? command.num_messages() : frame.metadata.num_messages_in_batch();
+  const auto highest = command.highest_sequence_id() > command.sequence_id() ? command.highest_sequence_id()
+                                                                              : command.sequence_id();
+  conn.publish_started();
+  auto p = it->second;
+  auto owner = p->owner();
+  asio::post(owner->shard().executor(),
+             [owner, p, sequence_id = command.sequence_id(), highest, messages, entry = std::move(entry)]() mutable {
+               owner->publish(std::move(p), sequence_id, highest, messages, std::move(entry));
+             });
+}
+
+}  // namespace magnetar::broker::handlers

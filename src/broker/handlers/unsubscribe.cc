@@ -1,0 +1,45 @@
+#include "broker/errc.h"
+#include "broker/handlers/consumer_commands.h"
+#include "broker/handlers/handler_support.h"
+#include "broker/handlers/handlers.h"
+#include "broker/topic.h"
+
+namespace magnetar::broker::handlers {
+
+void unsubscribe(connection& conn, const proto::CommandUnsubscribe& command) {
+  auto c = find_consumer(conn, command.consumer_id());
+  if (!c) {
+    conn.send(error_frame(command.request_id(), proto::ConsumerNotFound,
+                          fmt::format("no consumer {} on this connection", command.consumer_id())));
+    return;
+  }
+  start_request(conn, [c, command](std::shared_ptr<connection> self) -> awaitable<void> {
+    auto owner = c->owner();
+    auto done = co_await io::run_on(owner->shard(), [&]() -> awaitable<result<void>> {
+      co_return co_await owner->unsubscribe(*c, command.force());
+    });
+    if (!done) {
+      self->send(error_frame(command.request_id(), done.error()));
+      co_return;
+    }
+    self->consumers().erase(command.consumer_id());
+    self->send(success_frame(command.request_id()));
+  });
+}
+
+void close_consumer(connection& conn, const proto::CommandCloseConsumer& command) {
+  auto it = conn.consumers().find(command.consumer_id());
+  if (it == conn.consumers().end()) {
+    conn.send(success_frame(command.request_id()));
+    return;
+  }
+  auto c = it->second;
+  conn.consumers().erase(it);
+  start_request(conn, [c, request_id = command.request_id()](std::shared_ptr<connection> self) -> awaitable<void> {
+    auto owner = c->owner();
+    co_await io::run_on(owner->shard(), [&] { owner->remove_consumer(*c); });
+    self->send(success_frame(request_id));
+  });
+}
+
+}  // namespace magnetar::broker::handlers

@@ -1,0 +1,45 @@
+#include "broker/producer.h"
+
+#include "broker/connection.h"
+#include "wire/frame.h"
+
+namespace magnetar::broker {
+
+producer::producer(std::shared_ptr<connection> conn, std::shared_ptr<topic> owner, std::uint64_t id, std::string name,
+                   proto::ProducerAccessMode mode, std::uint64_t epoch)
+    : _conn(std::move(conn)), _topic(std::move(owner)), _id(id), _name(std::move(name)), _mode(mode), _epoch(epoch) {}
+
+void producer::send_receipt(std::uint64_t sequence_id, std::uint64_t highest_sequence_id, mledger::position at) {
+  proto::BaseCommand command;
+  command.set_type(proto::BaseCommand::SEND_RECEIPT);
+  auto& receipt = *command.mutable_send_receipt();
+  receipt.set_producer_id(_id);
+  receipt.set_sequence_id(sequence_id);
+  receipt.set_highest_sequence_id(highest_sequence_id);
+  receipt.mutable_message_id()->set_ledgerid(static_cast<std::uint64_t>(at.ledger().value()));
+  receipt.mutable_message_id()->set_entryid(static_cast<std::uint64_t>(at.entry().value()));
+  _conn->send(wire::encode_command(command));
+  _conn->publish_completed();
+}
+
+void producer::send_error(std::uint64_t sequence_id, proto::ServerError code, const std::string& message) {
+  proto::BaseCommand command;
+  command.set_type(proto::BaseCommand::SEND_ERROR);
+  auto& error = *command.mutable_send_error();
+  error.set_producer_id(_id);
+  error.set_sequence_id(sequence_id);
+  error.set_error(code);
+  error.set_message(message);
+  _conn->send(wire::encode_command(command));
+  _conn->publish_completed();
+}
+
+void producer::send_close() {
+  proto::BaseCommand command;
+  command.set_type(proto::BaseCommand::CLOSE_PRODUCER);
+  command.mutable_close_producer()->set_producer_id(_id);
+  command.mutable_close_producer()->set_request_id(0);
+  _conn->send(wire::encode_command(command));
+}
+
+}  // namespace magnetar::broker

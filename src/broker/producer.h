@@ -1,0 +1,60 @@
+// producer: a client's producer attached to a topic (broker side).
+//
+// Created by the PRODUCER handler on the topic's shard and kept in two places: the
+// topic's list (for access modes, names and stats) and the connection's map (to find it
+// by producer id when a SEND arrives). Publishing and its counters run on the topic's
+// shard; the answers go back through the connection, which is thread-safe to send on.
+#pragma once
+
+#include "broker/rate_meter.h"
+#include "mledger/position.h"
+#include "proto/pulsar_api.pb.h"
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace magnetar::broker {
+
+class connection;
+class topic;
+
+class producer {
+ public:
+  producer(std::shared_ptr<connection> conn, std::shared_ptr<topic> owner, std::uint64_t id, std::string name,
+           proto::ProducerAccessMode mode, std::uint64_t epoch);
+
+  std::uint64_t id() const { return _id; }
+  const std::string& name() const { return _name; }
+  proto::ProducerAccessMode access_mode() const { return _mode; }
+  std::uint64_t epoch() const { return _epoch; }
+  const std::shared_ptr<topic>& owner() const { return _topic; }
+  const std::shared_ptr<connection>& conn() const { return _conn; }
+
+  // Topic shard: answers one SEND.
+  void send_receipt(std::uint64_t sequence_id, std::uint64_t highest_sequence_id, mledger::position at);
+  void send_error(std::uint64_t sequence_id, proto::ServerError code, const std::string& message);
+  // Tells the client the broker closed this producer (it re-creates it after a lookup).
+  void send_close();
+
+  rate_meter& meter() { return _meter; }
+  const rate_meter& meter() const { return _meter; }
+  // Set once the topic let go of it; SENDs that still arrive get an error.
+  // Read on the connection's shard too (a re-created producer or consumer replaces a
+  // closed one with the same id).
+  bool closed() const { return _closed.load(std::memory_order_acquire); }
+  void mark_closed() { _closed.store(true, std::memory_order_release); }
+
+ private:
+  const std::shared_ptr<connection> _conn;
+  const std::shared_ptr<topic> _topic;
+  const std::uint64_t _id;
+  const std::string _name;
+  const proto::ProducerAccessMode _mode;
+  const std::uint64_t _epoch;
+  rate_meter _meter;
+  std::atomic<bool> _closed{false};
+};
+
+}  // namespace magnetar::broker

@@ -1,0 +1,140 @@
+// Raw-frame tests of producers: PRODUCER, SEND, receipts and errors, CLOSE_PRODUCER.
+#include "broker/tests/broker_fixture.h"
+#include "wire/big_endian.h"
+
+namespace magnetar::broker::testing {
+namespace {
+
+class producer_test : public broker_test {};
+
+TEST_F(producer_test, ProducerWithoutNameGetsAGeneratedOne) {
+  auto client = connected_client();
+  client->send(producer_command("t1", 1, 10));
+  auto reply = client->expect(proto::BaseCommand::PRODUCER_SUCCESS);
+  EXPECT_EQ(reply.command.producer_success().request_id(), 10u);
+  EXPECT_FALSE(reply.command.producer_success().producer_name().empty());
+  EXPECT_EQ(reply.command.producer_success().last_sequence_id(), -1);
+}
+
+TEST_F(producer_test, SendIsReceiptedWithMessageIdsInOrder) {
+  auto client = connected_client();
+  client->send(producer_command("t2", 1, 10, "p"));
+  client->expect(proto::BaseCommand::PRODUCER_SUCCESS);
+  for (int i = 0; i < 3; ++i) client->send_payload(send_command(1, i), metadata("p", i), "hello");
+  std::int64_t previous_entry = -1;
+  for (int i = 0; i < 3; ++i) {
+    auto receipt = client->expect(proto::BaseCommand::SEND_RECEIPT).command.send_receipt();
+    EXPECT_EQ(receipt.sequence_id(), static_cast<std::uint64_t>(i));
+    EXPECT_EQ(receipt.producer_id(), 1u);
+    EXPECT_GT(static_cast<std::int64_t>(receipt.message_id().entryid()), previous_entry);
+    previous_entry = static_cast<std::int64_t>(receipt.message_id().entryid());
+  }
+}
+
+TEST_F(producer_test, SendWithWrongChecksumGetsChecksumError) {
+  auto client = connected_client();
+  client->send(producer_command("t3", 1, 10, "p"));
+  client->expect(proto::BaseCommand::PRODUCER_SUCCESS);
+  const std::string payload = "hello";
+  auto frame = wire::encode_payload_command(send_command(1, 0), metadata("p", 0), std::as_bytes(std::span(payload)));
+  frame.back() ^= std::byte{1};  // flip a payload bit after the checksum was computed
+  client->write(frame);
+  auto error = client->expect(proto::BaseCommand::SEND_ERROR).command.send_error();
+  EXPECT_EQ(error.error(), proto::ChecksumError);
+  EXPECT_EQ(error.sequence_id(), 0u);
+}
+
+TEST_F(producer_test, SendForUnknownProducerGetsSendError) {
+  auto client = connected_client();
+  client->send_payload(send_command(42, 0), metadata("p", 0), "x");
+  EXPECT_EQ(client->expect(proto::BaseCommand::SEND_ERROR).command.send_error().producer_id(), 42u);
+}
+
+TEST_F(producer_test, InvalidTopicNameIsRefused) {
+  auto client = connected_client();
+  client->send(producer_command("persistent://only/two", 1, 10));
+  auto error = client->expect(proto::BaseCommand::ERROR).command.error();
+  EXPECT_EQ(error.error(), proto::InvalidTopicName);
+  EXPECT_EQ(error.request_id(), 10u);
+}
+
+TEST_F(producer_test, SecondProducerWithTheSameNameIsBusy) {
+  auto first = connected_client();
+  first->send(producer_command("t4", 1, 10, "same"));
+  first->expect(proto::BaseCommand::PRODUCER_SUCCESS);
+  auto second = connected_client();
+  second->send(producer_command("t4", 1, 11, "same"));
+  EXPECT_EQ(second->expect(proto::BaseCommand::ERROR).command.error().error(), proto::ProducerBusy);
+}
+
+TEST_F(producer_test, ExclusiveProducerKeepsOthersOut) {
+  auto first = connected_client();
+  auto exclusive = producer_command("t5", 1, 10, "one");
+  exclusive.mutable_producer()->set_producer_access_mode(proto::Exclusive);
+  first->send(exclusive);
+  first->expect(proto::BaseCommand::PRODUCER_SUCCESS);
+  auto second = connected_client();
+  second->send(producer_command("t5", 1, 11, "two"));
+  EXPECT_EQ(second->expect(proto::BaseCommand::ERROR).command.error().error(), proto::ProducerBusy);
+}
+
+TEST_F(producer_test, AutoCreationOffRefusesUnknownTopic) {
+  server.reset();
+  config.allow_auto_topic_creation = false;
+  start();
+  auto client = connected_client();
+  client->send(producer_command("never-created", 1, 10));
+  EXPECT_EQ(client->expect(proto::BaseCommand::ERROR).command.error().error(), proto::TopicNotFound);
+}
+
+TEST_F(producer_test, CloseProducerIsAnsweredAndFurtherSendsFail) {
+  auto client = connected_client();
+  client->send(producer_command("t6", 1, 10, "p"));
+  client->expect(proto::BaseCommand::PRODUCER_SUCCESS);
+  proto::BaseCommand close;
+  close.set_type(proto::BaseCommand::CLOSE_PRODUCER);
+  close.mutable_close_producer()->set_producer_id(1);
+  close.mutable_close_producer()->set_request_id(12);
+  client->send(close);
+  EXPECT_EQ(client->expect(proto::BaseCommand::SUCCESS).command.success().request_id(), 12u);
+  client->send_payload(send_command(1, 0), metadata("p", 0), "late");
+  client->expect(proto::BaseCommand::SEND_ERROR);
+}
+
+TEST_F(producer_test, ProducerNameIsFreeAgainAfterItsConnectionDrops) {
+  {
+    auto first = connected_client();
+    first->send(producer_command("t7", 1, 10, "reused"));
+    first->expect(proto::BaseCommand::PRODUCER_SUCCESS);
+  }
+  // The broker learns of the drop when its read ends; until then the name is taken, and
+  // a client retries ProducerBusy as it does after a reconnect.
+  auto second = connected_client();
+  for (std::uint64_t request = 11; request < 1000; ++request) {
+    second->send(producer_command("t7", 1, request, "reused"));
+    auto reply = second->next();
+    ASSERT_TRUE(reply);
+    if (reply->command.type() == proto::BaseCommand::PRODUCER_SUCCESS) return;
+    ASSERT_EQ(reply->command.error().error(), proto::ProducerBusy);
+  }
+  FAIL() << "the name stayed taken";
+}
+
+TEST_F(producer_test, ReceiptedMessagesSurviveARestart) {
+  {
+    auto client = connected_client();
+    publish(*client, "durable", 5);
+  }
+  restart();
+  auto client = connected_client();
+  client->send(subscribe_command("durable", "s", 1, 20));
+  client->expect(proto::BaseCommand::SUCCESS);
+  client->send(flow_command(1, 100));
+  for (int i = 0; i < 5; ++i) {
+    auto message = client->expect(proto::BaseCommand::MESSAGE);
+    EXPECT_EQ(std::string(message.payload.as_chars()), "m" + std::to_string(i));
+  }
+}
+
+}  // namespace
+}  // namespace magnetar::broker::testing

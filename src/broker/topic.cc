@@ -1,0 +1,311 @@
+#include "broker/topic.h"
+
+#include "base/log.h"
+#include "broker/broker_service.h"
+#include "broker/connection.h"
+#include "broker/consumer.h"
+#include "broker/errc.h"
+#include "broker/producer.h"
+#include "broker/protocol_error.h"
+#include "io/run_on.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace magnetar::broker {
+
+topic::topic(broker_service& broker, wire::topic_name name, io::shard& shard,
+             std::unique_ptr<mledger::managed_ledger> ledger)
+    : _broker(broker),
+      _name(std::move(name)),
+      _full_name(_name.full()),
+      _shard(shard),
+      _ledger(std::move(ledger)),
+      _gate(fmt::format("topic {}", _full_name)) {}
+
+topic::~topic() = default;
+
+const broker_config& topic::config() const { return _broker.config(); }
+base::clock& topic::clock() { return _broker.clock(); }
+
+void topic::start() {
+  auto pass = _gate.enter();
+  if (!pass) return;
+  _tick_timer = std::make_unique<io::timer>(_shard.executor(), clock());
+  io::spawn(_shard.executor(),
+            [self = shared_from_this(), held = std::make_shared<io::gate::pass>(std::move(pass).value())]() {
+              return self->tick_loop(held);
+            });
+}
+
+awaitable<void> topic::tick_loop(std::shared_ptr<io::gate::pass> /*held*/) {
+  while (!_closing) {
+    const auto now = clock().now();
+    _in.roll(now);
+    for (const auto& p : _producers) p->meter().roll(now);
+    for (const auto& [name, s] : _subscriptions) s->roll(now);
+    if (!co_await _tick_timer->wait_for(std::chrono::seconds(1))) break;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Producers
+
+result<std::shared_ptr<producer>> topic::add_producer(std::shared_ptr<connection> conn,
+                                                      const proto::CommandProducer& request, std::string name) {
+  if (_closing) return fail(errc::service_not_ready, fmt::format("topic {} is closing", _full_name));
+  const auto mode = request.producer_access_mode();
+  if (mode == proto::WaitForExclusive) {
+    return fail(errc::not_allowed, "the WaitForExclusive access mode is not supported yet");
+  }
+  // A producer of a connection that died keeps its name until its removal reaches the
+  // topic; a client re-creating it after a reconnect must not be refused for that.
+  std::erase_if(_producers, [](const auto& p) {
+    if (!p->conn()->is_closed()) return false;
+    p->mark_closed();
+    return true;
+  });
+  for (const auto& p : _producers) {
+    if (p->name() == name) {
+      return fail(errc::producer_busy, fmt::format("Producer with name '{}' is already connected to topic {}", name,
+                                                   _full_name));
+    }
+  }
+  if (mode == proto::ExclusiveWithFencing) {
+    for (const auto& p : _producers) {
+      p->send_close();
+      p->mark_closed();
+    }
+    _producers.clear();
+  }
+  if (!_producers.empty() && (mode != proto::Shared || _producers.front()->access_mode() != proto::Shared)) {
+    return fail(errc::producer_busy, fmt::format("Topic {} has an exclusive producer, or already has producers",
+                                                 _full_name));
+  }
+  auto p = std::make_shared<producer>(std::move(conn), shared_from_this(), request.producer_id(), std::move(name), mode,
+                                      request.epoch());
+  _producers.push_back(p);
+  return p;
+}
+
+void topic::remove_producer(const producer& p) {
+  std::erase_if(_producers, [&](const auto& x) {
+    if (x.get() != &p) return false;
+    x->mark_closed();
+    return true;
+  });
+}
+
+void topic::publish(std::shared_ptr<producer> p, std::uint64_t sequence_id, std::uint64_t highest_sequence_id,
+                    int messages, wire::shared_bytes entry) {
+  if (p->closed() || _closing) {
+    p->send_error(sequence_id, proto::ServiceNotReady, fmt::format("producer {} is closed", p->name()));
+    return;
+  }
+  auto pass = _gate.enter();
+  if (!pass) {
+    p->send_error(sequence_id, proto::ServiceNotReady, fmt::format("topic {} is closing", _full_name));
+    return;
+  }
+  _in.record(static_cast<std::uint64_t>(messages), entry.size());
+  p->meter().record(static_cast<std::uint64_t>(messages), entry.size());
+  io::spawn(_shard.executor(), [self = shared_from_this(), p = std::move(p), sequence_id, highest_sequence_id,
+                                entry = std::move(entry),
+                                held = std::make_shared<io::gate::pass>(std::move(pass).value())]() mutable {
+    return self->append(std::move(p), sequence_id, highest_sequence_id, std::move(entry), std::move(held));
+  });
+}
+
+awaitable<void> topic::append(std::shared_ptr<producer> p, std::uint64_t sequence_id,
+                              std::uint64_t highest_sequence_id, wire::shared_bytes entry,
+                              std::shared_ptr<io::gate::pass> /*held*/) {
+  auto added = co_await _ledger->add_entry(std::move(entry));
+  if (added) {
+    p->send_receipt(sequence_id, highest_sequence_id, added.value());
+    co_return;
+  }
+  spdlog::warn("{}: publish of {} from {} failed: {}", _full_name, sequence_id, p->name(), added.error());
+  p->send_error(sequence_id, proto::PersistenceError, message_of(added.error()));
+}
+
+// ---------------------------------------------------------------------------------------
+// Subscriptions
+
+std::size_t topic::consumer_count() const {
+  std::size_t n = 0;
+  for (const auto& [name, s] : _subscriptions) n += s->consumers().size();
+  return n;
+}
+
+std::shared_ptr<subscription> topic::find_subscription(const std::string& name) const {
+  auto it = _subscriptions.find(name);
+  return it == _subscriptions.end() ? nullptr : it->second;
+}
+
+std::vector<std::string> topic::subscription_names() const {
+  std::vector<std::string> names;
+  for (const auto& [name, s] : _subscriptions) names.push_back(name);
+  return names;
+}
+
+awaitable<result<std::shared_ptr<subscription>>> topic::open_subscription(const proto::CommandSubscribe& request) {
+  const auto& name = request.subscription();
+  if (auto existing = find_subscription(name)) {
+    if (existing->type() != request.subtype() && !existing->consumers().empty()) {
+      co_return fail(errc::consumer_busy,
+                     fmt::format("Subscription {} is of type {}, not {}", name,
+                                 proto::CommandSubscribe::SubType_Name(existing->type()),
+                                 proto::CommandSubscribe::SubType_Name(request.subtype())));
+    }
+    if (existing->type() == request.subtype()) co_return existing;
+    // Nobody is on it: it takes the newcomer's type, as upstream re-creates the dispatcher.
+    co_await existing->close(false);
+    _subscriptions.erase(name);
+  }
+  const bool durable = request.durable();
+  const auto start = request.initialposition() == proto::CommandSubscribe::Earliest ? mledger::initial_position::earliest
+                                                                                     : mledger::initial_position::latest;
+  MAGNETAR_CO_TRY(cursor, co_await _ledger->open_cursor(name, start,
+                                                       durable ? mledger::durability::durable
+                                                               : mledger::durability::non_durable));
+  if (!durable && request.has_start_message_id()) {
+    const auto& id = request.start_message_id();
+    const auto l = static_cast<std::int64_t>(id.ledgerid());
+    const auto e = static_cast<std::int64_t>(id.entryid());
+    mledger::position from = mledger::position::earliest();
+    if (l == std::numeric_limits<std::int64_t>::max() || id.ledgerid() == UINT64_MAX) {
+      from = mledger::position::latest();
+    } else if (l >= 0 && e >= 0) {
+      // A reader starts after the given entry, or at it when the id points into a batch
+      // (the client then skips the batch's messages before the index), as upstream.
+      from = id.batch_index() >= 0 ? mledger::position(ledger_id(l), entry_id(e))
+                                   : mledger::position(ledger_id(l), entry_id(e + 1));
+    }
+    MAGNETAR_CO_TRY(co_await cursor->reset(from));
+  }
+  auto s = std::make_shared<subscription>(*this, name, cursor, request.subtype());
+  _subscriptions.emplace(name, s);
+  co_return s;
+}
+
+awaitable<result<std::shared_ptr<consumer>>> topic::subscribe(std::shared_ptr<connection> conn,
+                                                              proto::CommandSubscribe request) {
+  if (_closing) co_return fail(errc::service_not_ready, fmt::format("topic {} is closing", _full_name));
+  if (request.subscription().empty()) co_return fail(errc::invalid_request, "the subscription name is empty");
+  const auto type = request.subtype();
+  if (type != proto::CommandSubscribe::Exclusive && type != proto::CommandSubscribe::Failover) {
+    co_return fail(errc::not_allowed, fmt::format("subscription type {} is not supported yet",
+                                                  proto::CommandSubscribe::SubType_Name(type)));
+  }
+  MAGNETAR_CO_TRY(sub, co_await open_subscription(request));
+  auto c = std::make_shared<consumer>(std::move(conn), shared_from_this(), request.consumer_id(),
+                                      request.consumer_name(), request.priority_level());
+  MAGNETAR_CO_TRY(sub->add_consumer(c));
+  co_return c;
+}
+
+void topic::remove_consumer(const consumer& c) {
+  auto* s = c.sub();
+  if (s == nullptr) return;
+  s->remove_consumer(c);
+  if (!s->is_durable() && s->consumers().empty() && !s->is_closing()) {
+    // A reader's subscription goes with its last consumer.
+    auto pass = _gate.enter();
+    if (!pass) return;
+    auto name = s->name();
+    io::spawn(_shard.executor(), [self = shared_from_this(), name,
+                                  held = std::make_shared<io::gate::pass>(std::move(pass).value())]() -> awaitable<void> {
+      auto sub = self->find_subscription(name);
+      if (!sub || !sub->consumers().empty()) co_return;
+      self->_subscriptions.erase(name);
+      co_await sub->close(false);
+      auto removed = co_await self->_ledger->delete_cursor(name);
+      if (!removed) spdlog::warn("{}: dropping reader cursor {} failed: {}", self->_full_name, name, removed.error());
+    });
+  }
+}
+
+awaitable<result<void>> topic::unsubscribe(const consumer& c, bool force) {
+  auto* s = c.sub();
+  if (s == nullptr) co_return fail(errc::subscription_not_found, "the consumer has no subscription");
+  if (s->consumers().size() > 1 && !force) {
+    co_return fail(errc::precondition_failed,
+                   fmt::format("Subscription {} has other connected consumers", s->name()));
+  }
+  // The one unsubscribing is answered by the handler, not told to go away; any others
+  // (force) get CLOSE_CONSUMER.
+  const auto name = s->name();
+  s->remove_consumer(c);
+  co_return co_await delete_subscription(name, true);
+}
+
+awaitable<result<void>> topic::create_subscription(std::string name, message_position start) {
+  if (find_subscription(name) || _ledger->find_cursor(name) != nullptr) {
+    co_return fail(errc::conflict, fmt::format("Subscription {} already exists", name));
+  }
+  const bool earliest = start.ledger_id < 0;
+  MAGNETAR_CO_TRY(cursor, co_await _ledger->open_cursor(name, earliest ? mledger::initial_position::earliest
+                                                                       : mledger::initial_position::latest));
+  const bool latest = start.ledger_id == message_position::latest().ledger_id;
+  if (!earliest && !latest) {
+    MAGNETAR_CO_TRY(
+                    co_await cursor->reset({ledger_id(start.ledger_id), entry_id(start.entry_id)}));
+  }
+  _subscriptions.emplace(name, std::make_shared<subscription>(*this, name, cursor, proto::CommandSubscribe::Exclusive));
+  co_return success();
+}
+
+awaitable<result<void>> topic::delete_subscription(std::string name, bool force) {
+  auto s = find_subscription(name);
+  if (!s && _ledger->find_cursor(name) == nullptr) {
+    co_return fail(errc::subscription_not_found, fmt::format("Subscription {} not found", name));
+  }
+  if (s) {
+    if (!s->consumers().empty() && !force) {
+      co_return fail(errc::precondition_failed, fmt::format("Subscription {} has active consumers", name));
+    }
+    _subscriptions.erase(name);
+    co_await s->close(true);
+  }
+  co_return co_await _ledger->delete_cursor(name);
+}
+
+// ---------------------------------------------------------------------------------------
+// Lifecycle
+
+awaitable<void> topic::close_clients(bool notify) {
+  for (const auto& p : _producers) {
+    if (notify) p->send_close();
+    p->mark_closed();
+  }
+  _producers.clear();
+  auto subs = _subscriptions;
+  for (const auto& [name, s] : subs) co_await s->close(notify);
+}
+
+awaitable<result<void>> topic::close() {
+  if (_closing) co_return success();
+  _closing = true;
+  co_await close_clients(true);
+  if (_tick_timer) _tick_timer->cancel();
+  auto closed = co_await _ledger->close();
+  co_await _gate.close();
+  co_return closed;
+}
+
+awaitable<result<void>> topic::remove(bool force) {
+  if (has_clients() && !force) {
+    co_return fail(errc::precondition_failed, fmt::format("Topic {} has active producers or subscriptions", _full_name));
+  }
+  if (_closing) co_return fail(errc::service_not_ready, fmt::format("topic {} is closing", _full_name));
+  _closing = true;
+  co_await close_clients(true);
+  _subscriptions.clear();
+  if (_tick_timer) _tick_timer->cancel();
+  auto removed = co_await _ledger->remove();
+  co_await _gate.close();
+  co_return removed;
+}
+
+}  // namespace magnetar::broker

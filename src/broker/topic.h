@@ -1,0 +1,125 @@
+// topic: a persistent topic served by this broker: its managed ledger, its producers,
+// and its subscriptions.
+//
+// A topic lives on one shard (chosen by its name's hash) and everything about it runs
+// there: connections on other shards post their producers' SENDs and their consumers'
+// FLOWs and ACKs to it, and it answers them through the connection, which is
+// thread-safe to send on. Publishing appends each entry to the managed ledger; the
+// receipt goes back once the entry is durable, in order.
+//
+// Every coroutine the topic starts enters its gate, so close() and remove() can wait for
+// them before the managed ledger goes. Owned by the broker service's topic map
+// (shared_ptr: producers, consumers and coroutines hold it too).
+#pragma once
+
+#include "base/clock.h"
+#include "base/result.h"
+#include "broker/broker_config.h"
+#include "broker/rate_meter.h"
+#include "broker/subscription.h"
+#include "broker/topic_admin.h"
+#include "io/asio.h"
+#include "io/gate.h"
+#include "io/shard.h"
+#include "io/timer.h"
+#include "mledger/managed_ledger.h"
+#include "proto/pulsar_api.pb.h"
+#include "wire/shared_bytes.h"
+#include "wire/topic_name.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace magnetar::broker {
+
+class broker_service;
+class connection;
+class consumer;
+class producer;
+
+class topic : public std::enable_shared_from_this<topic> {
+ public:
+  topic(broker_service& broker, wire::topic_name name, io::shard& shard,
+        std::unique_ptr<mledger::managed_ledger> ledger);
+  ~topic();
+
+  const wire::topic_name& name() const { return _name; }
+  const std::string& full_name() const { return _full_name; }
+  mledger::managed_ledger& ledger() { return *_ledger; }
+  io::shard& shard() { return _shard; }
+  broker_service& broker() { return _broker; }
+  const broker_config& config() const;
+  base::clock& clock();
+  result<io::gate::pass> enter() { return _gate.enter(); }
+
+  // Starts the stats tick.
+  void start();
+
+  // Producers. errc::producer_busy for a name in use or an access mode conflict.
+  result<std::shared_ptr<producer>> add_producer(std::shared_ptr<connection> conn, const proto::CommandProducer& request,
+                                                 std::string name);
+  void remove_producer(const producer& p);
+  // Appends the entry; the producer gets the receipt or the error.
+  void publish(std::shared_ptr<producer> p, std::uint64_t sequence_id, std::uint64_t highest_sequence_id, int messages,
+               wire::shared_bytes entry);
+
+  // Consumers and subscriptions.
+  awaitable<result<std::shared_ptr<consumer>>> subscribe(std::shared_ptr<connection> conn,
+                                                         proto::CommandSubscribe request);
+  void remove_consumer(const consumer& c);
+  // Deletes the consumer's subscription; errc::precondition_failed when other consumers
+  // are on it, unless `force` (they are closed).
+  awaitable<result<void>> unsubscribe(const consumer& c, bool force);
+  std::shared_ptr<subscription> find_subscription(const std::string& name) const;
+  std::vector<std::string> subscription_names() const;
+  awaitable<result<void>> create_subscription(std::string name, message_position start);
+  awaitable<result<void>> delete_subscription(std::string name, bool force);
+
+  // The first entry published at or after `publish_time_ms` (past the last entry when
+  // none is), by binary search over the entries' publish times.
+  awaitable<result<mledger::position>> find_by_publish_time(std::int64_t publish_time_ms);
+  // The last message's id: its entry, and in a batch the last index (upstream's answer,
+  // which hasMessageAvailable compares against).
+  awaitable<result<proto::MessageIdData>> last_message_id();
+
+  bool has_clients() const { return !_producers.empty() || consumer_count() > 0; }
+  std::size_t producer_count() const { return _producers.size(); }
+  std::size_t consumer_count() const;
+  std::size_t subscription_count() const { return _subscriptions.size(); }
+
+  // Unload: closes producers and consumers (their clients are told and come back
+  // through a lookup), then the managed ledger.
+  awaitable<result<void>> close();
+  // Deletes the topic and its data; errc::precondition_failed when it has clients and
+  // `force` is off (with force they are closed first).
+  awaitable<result<void>> remove(bool force);
+  bool is_closing() const { return _closing; }
+
+  topic_stats stats() const;
+  topic_internal_stats internal_stats() const;
+
+ private:
+  awaitable<void> append(std::shared_ptr<producer> p, std::uint64_t sequence_id, std::uint64_t highest_sequence_id,
+                         wire::shared_bytes entry, std::shared_ptr<io::gate::pass> held);
+  awaitable<void> tick_loop(std::shared_ptr<io::gate::pass> held);
+  awaitable<result<std::shared_ptr<subscription>>> open_subscription(const proto::CommandSubscribe& request);
+  awaitable<void> close_clients(bool notify);
+
+  broker_service& _broker;
+  const wire::topic_name _name;
+  const std::string _full_name;
+  io::shard& _shard;
+  std::unique_ptr<mledger::managed_ledger> _ledger;
+  io::gate _gate;
+  std::unique_ptr<io::timer> _tick_timer;
+  bool _closing = false;
+
+  std::vector<std::shared_ptr<producer>> _producers;
+  std::map<std::string, std::shared_ptr<subscription>> _subscriptions;
+  rate_meter _in;
+};
+
+}  // namespace magnetar::broker
