@@ -206,7 +206,7 @@ awaitable<void> http_server::stop() {
   _stopped = true;
   if (_port == 0) co_return;
   auto st = _state;
-  co_await io::run_on(_shard, [st] {
+  co_await io::run_on(_shard, [&] {
     st->stopping = true;
     error_code ignored;
     st->acceptor.close(ignored);
