@@ -1,5 +1,6 @@
 // broker_service's topic_admin side: each call hops to the topic's shard, loads the
 // topic when it exists (admin calls never create one implicitly), and asks it.
+#include "broker/admin/namespace_resources.h"
 #include "broker/broker_service.h"
 #include "broker/errc.h"
 #include "broker/topic.h"
@@ -23,6 +24,10 @@ mledger::position position_of(message_position p) {
 awaitable<result<void>> broker_service::create_topic(wire::topic_name name) {
   MAGNETAR_CO_TRY(exists, co_await topic_exists(name));
   if (exists) co_return fail(errc::conflict, fmt::format("Topic {} already exists", name.full()));
+  MAGNETAR_CO_TRY(namespace_found, co_await _deps.resources.namespace_exists(name.namespace_name()));
+  if (!namespace_found) {
+    co_return fail(errc::namespace_not_found, fmt::format("Namespace {} does not exist", name.namespace_name()));
+  }
   MAGNETAR_CO_TRY(partitions, co_await partitions_of(name));
   if (partitions > 0) co_return fail(errc::conflict, fmt::format("{} is a partitioned topic", name.full()));
   auto& owner = owner_of(name);
@@ -77,7 +82,9 @@ awaitable<result<std::vector<std::string>>> broker_service::list_subscriptions(w
 awaitable<result<void>> broker_service::create_subscription(wire::topic_name name, std::string subscription,
                                                             message_position start) {
   co_return co_await io::run_on(owner_of(name), [&]() -> awaitable<result<void>> {
-    MAGNETAR_CO_TRY(t, co_await get_topic(name, false));
+    // A partition of a partitioned topic exists once the partitioned topic does, used or
+    // not (upstream creates partitions on demand).
+    MAGNETAR_CO_TRY(t, co_await get_topic(name, name.partition() >= 0));
     co_return co_await t->create_subscription(subscription, start);
   });
 }

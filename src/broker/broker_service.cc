@@ -1,6 +1,7 @@
 #include "broker/broker_service.h"
 
 #include "base/log.h"
+#include "broker/admin/namespace_resources.h"
 #include "broker/connection.h"
 #include "broker/errc.h"
 #include "broker/topic.h"
@@ -9,7 +10,6 @@
 #include "mledger/metadata.h"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 namespace magnetar::broker {
 
@@ -138,16 +138,9 @@ awaitable<result<bool>> broker_service::topic_exists(const wire::topic_name& nam
 }
 
 awaitable<result<int>> broker_service::partitions_of(wire::topic_name name) {
-  const auto parent = name.partitioned_parent();
-  MAGNETAR_CO_TRY(node, co_await _deps.store.get(fmt::format("/admin/partitioned-topics/{}/{}/persistent/{}",
-                                                             parent.tenant(), parent.namespace_part(),
-                                                             parent.local_name())));
-  if (!node || name.partition() >= 0) co_return 0;
-  auto json = nlohmann::json::parse(node->value, nullptr, false);
-  if (json.is_discarded() || !json.contains("partitions") || !json["partitions"].is_number_integer()) {
-    co_return fail(errc::metadata_error, fmt::format("bad partitioned metadata for {}", parent.full()));
-  }
-  co_return json["partitions"].get<int>();
+  // A partition is itself a plain topic; only a partitioned topic's base name has some.
+  if (name.partition() >= 0) co_return 0;
+  co_return co_await _deps.resources.partitioned_partitions(std::move(name));
 }
 
 awaitable<result<std::shared_ptr<topic>>> broker_service::get_topic_anywhere(wire::topic_name name, bool create) {
@@ -190,6 +183,10 @@ awaitable<result<std::shared_ptr<topic>>> broker_service::load_topic(const wire:
     if (!_config.allow_auto_topic_creation) {
       co_return fail(errc::topic_not_found,
                      fmt::format("Topic {} does not exist and allowAutoTopicCreation is off", name.full()));
+    }
+    MAGNETAR_CO_TRY(namespace_found, co_await _deps.resources.namespace_exists(name.namespace_name()));
+    if (!namespace_found) {
+      co_return fail(errc::namespace_not_found, fmt::format("Namespace {} does not exist", name.namespace_name()));
     }
   }
   auto& owner = owner_of(name);

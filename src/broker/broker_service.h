@@ -38,9 +38,14 @@ namespace magnetar::broker {
 
 class connection;
 class topic;
+namespace admin {
+class namespace_resources;
+}
 
 struct broker_deps {
   meta::store& store;
+  // Namespaces and partitioned-topic metadata (checked at topic creation and lookup).
+  admin::namespace_resources& resources;
   ledger::ledger_client& ledgers;
   base::clock& clock;
   io::shard_set& shards;

@@ -1,6 +1,8 @@
 #include "broker/standalone.h"
 
 #include "bookie/bookie.h"
+#include "broker/admin/admin_server.h"
+#include "broker/admin/namespace_resources.h"
 #include "broker/broker_service.h"
 #include "broker/errc.h"
 #include "io/block_on.h"
@@ -31,7 +33,9 @@ struct standalone::parts {
   std::unique_ptr<bookie::bookie> bookie;
   std::unique_ptr<ledger::static_bookie_directory> directory;
   std::unique_ptr<ledger::ledger_client> ledgers;
+  std::unique_ptr<admin::namespace_resources> resources;
   std::unique_ptr<broker_service> broker;
+  std::unique_ptr<admin::admin_server> admin;
 };
 
 standalone::standalone(broker_config config) : _config(std::move(config)) {}
@@ -69,9 +73,17 @@ result<void> standalone::start() {
   p.directory->add("standalone-bookie", std::make_unique<ledger::local_bookie_client>(*p.bookie));
   p.ledgers = std::make_unique<ledger::ledger_client>(*p.store, *p.directory, base::system_clock());
 
-  p.broker = std::make_unique<broker_service>(_config,
-                                              broker_deps{*p.store, *p.ledgers, base::system_clock(), p.shard_set});
+  p.resources = std::make_unique<admin::namespace_resources>(*p.store, _config.cluster_name);
+  p.broker = std::make_unique<broker_service>(
+      _config, broker_deps{*p.store, *p.resources, *p.ledgers, base::system_clock(), p.shard_set});
   MAGNETAR_TRY(p.broker->start());
+  p.admin = std::make_unique<admin::admin_server>(_config, *p.store, p.broker.get(), p.shard_set[0]);
+  MAGNETAR_TRY(p.admin->start());
+  // The cluster, tenant `public` and namespace `public/default`, as a Pulsar standalone
+  // has them from its first start.
+  MAGNETAR_TRY(io::block_on(p.shard_set[0],
+                            p.resources->ensure_defaults(web_service_url(), p.broker->service_url())));
+  spdlog::info("standalone ready: {} (admin {})", p.broker->service_url(), web_service_url());
   return success();
 }
 
@@ -79,8 +91,11 @@ void standalone::stop() {
   if (!_started) return;
   _started = false;
   auto& p = *_parts;
+  if (p.admin) io::block_on(p.shard_set[0], p.admin->stop());
+  p.admin.reset();
   if (p.broker) p.broker->stop();
   p.broker.reset();
+  p.resources.reset();
   p.ledgers.reset();
   p.directory.reset();
   if (p.bookie) io::block_on(p.shard_set[0], p.bookie->stop());
@@ -92,7 +107,10 @@ void standalone::stop() {
 }
 
 std::uint16_t standalone::broker_port() const { return _parts && _parts->broker ? _parts->broker->port() : 0; }
-std::uint16_t standalone::web_port() const { return 0; }
+std::uint16_t standalone::web_port() const { return _parts && _parts->admin ? _parts->admin->port() : 0; }
+std::string standalone::web_service_url() const {
+  return fmt::format("http://{}:{}", _config.advertised_address, web_port());
+}
 std::string standalone::service_url() const { return _parts && _parts->broker ? _parts->broker->service_url() : ""; }
 
 }  // namespace magnetar::broker

@@ -32,7 +32,8 @@ class standalone {
 
   std::uint16_t broker_port() const;
   std::uint16_t web_port() const;
-  std::string service_url() const;
+  std::string service_url() const;      // pulsar://advertisedAddress:port
+  std::string web_service_url() const;  // http://advertisedAddress:port
   const broker_config& config() const { return _config; }
 
  private:
