@@ -58,6 +58,8 @@ std::string consumer_impl::consumer_name() const {
 
 bool consumer_impl::is_active() const {
   std::lock_guard lock(_mutex);
+  // Only Failover subscriptions are told; an exclusive consumer is active while connected.
+  if (_options.config.type == subscription_type::exclusive) return _state == state::ready;
   return _active;
 }
 
@@ -180,6 +182,12 @@ awaitable<void> consumer_impl::reconnect() {
     std::lock_guard lock(_mutex);
     _reconnect_scheduled = false;
     if (_state != state::connecting) co_return;
+    if (_seeking) {
+      // The broker closes the consumer before it answers SEEK; subscribing now would
+      // start a reader from where it was, not from where it is going.
+      schedule_reconnect_locked();
+      co_return;
+    }
   }
   auto r = co_await connect_once();
   if (r) co_return;

@@ -56,9 +56,9 @@ result<void> producer::flush() {
   if (_impl->client()->on_io_thread()) {
     return fail(client_errc::invalid_argument, "a blocking flush on a client io thread would deadlock");
   }
-  std::promise<result<void>> promise;
-  auto future = promise.get_future();
-  _impl->flush_async([&promise](result<void> r) { promise.set_value(std::move(r)); });
+  auto promise = std::make_shared<std::promise<result<void>>>();
+  auto future = promise->get_future();
+  _impl->flush_async([promise](result<void> r) { promise->set_value(std::move(r)); });
   return future.get();
 }
 
