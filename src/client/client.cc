@@ -149,6 +149,15 @@ result<reader> client::create_reader(const std::string& topic, reader_config con
   options.start_inclusive = config.start_inclusive;
   return impl->block_on<reader>([impl, options]() -> awaitable<result<reader>> {
     MAGNETAR_CO_TRY(c, co_await make_consumer(impl, options));
+    if (options.start == message_id::latest() && options.start_inclusive) {
+      // "The last message, inclusive": find it, then move the reader onto it.
+      MAGNETAR_CO_TRY(last, co_await c->get_last_message_id());
+      if (last != message_id::earliest()) {
+        const std::optional<message_id> to = last;
+        const std::optional<std::uint64_t> no_time;
+        MAGNETAR_CO_TRY(co_await c->seek(to, no_time));
+      }
+    }
     co_return reader(consumer(std::move(c)));
   });
 }

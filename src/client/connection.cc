@@ -259,24 +259,29 @@ void connection::write(std::vector<std::byte> frame) {
 }
 
 void connection::write(shared_frame frame) {
-  asio::post(_shard.executor(), [self = shared_from_this(), frame = std::move(frame)]() mutable {
-    if (self->is_closed()) return;
-    self->_write_queue.push_back(std::move(frame));
-    if (!self->_writing) self->start_write();
-  });
+  {
+    std::lock_guard lock(_write_mutex);
+    _write_queue.push_back(std::move(frame));
+    if (_writing) return;  // the write in flight takes it when it completes
+    _writing = true;
+  }
+  asio::post(_shard.executor(), [self = shared_from_this()] { self->start_write(); });
 }
 
 void connection::start_write() {
-  if (_write_queue.empty() || is_closed()) {
-    _writing = false;
-    return;
-  }
-  _writing = true;
   // Everything queued goes out in one gathered write.
   auto batch = std::make_shared<std::vector<shared_frame>>();
-  while (!_write_queue.empty()) {
-    batch->push_back(std::move(_write_queue.front()));
-    _write_queue.pop_front();
+  {
+    std::lock_guard lock(_write_mutex);
+    if (_write_queue.empty() || is_closed()) {
+      _write_queue.clear();
+      _writing = false;
+      return;
+    }
+    while (!_write_queue.empty()) {
+      batch->push_back(std::move(_write_queue.front()));
+      _write_queue.pop_front();
+    }
   }
   std::vector<asio::const_buffer> buffers;
   buffers.reserve(batch->size());
@@ -405,7 +410,10 @@ void connection::close_on_shard(error why) {
   _socket.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
   _socket.close(ignored);
   _tick.cancel();
-  _write_queue.clear();
+  {
+    std::lock_guard lock(_write_mutex);
+    _write_queue.clear();
+  }
   auto self = shared_from_this();
   for (auto& w : waiters) w(why);
   for (auto& [id, r] : requests) {

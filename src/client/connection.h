@@ -125,9 +125,15 @@ class connection : public std::enable_shared_from_this<connection> {
   asio::steady_timer _tick;
   wire::frame_decoder _decoder;
 
+  // Frames wait here in the order write() was called. Guarded by a mutex of its own,
+  // not handed over by post(): Asio runs a post made on the shard's own thread (a batch
+  // timer's flush) after posts made meanwhile from other threads (the application's
+  // sends), which would reorder a producer's SENDs.
+  std::mutex _write_mutex;
+  std::deque<shared_frame> _write_queue;  // guarded by _write_mutex
+  bool _writing = false;                  // guarded by _write_mutex
+
   // Shard only.
-  std::deque<shared_frame> _write_queue;
-  bool _writing = false;
   std::chrono::steady_clock::time_point _last_received;
   std::chrono::steady_clock::time_point _connect_deadline;
   bool _ping_outstanding = false;

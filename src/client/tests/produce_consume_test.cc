@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <future>
+#include <set>
 #include <vector>
 
 namespace magnetar::client_testing {
@@ -413,6 +414,51 @@ TEST_F(produce_consume, unsubscribe_deletes_the_subscription) {
   auto m = again.value().receive(10s);
   ASSERT_TRUE(m) << m.error();
   EXPECT_EQ(m.value().payload(), "after");
+}
+
+TEST_F(produce_consume, a_second_exclusive_producer_is_refused) {
+  producer_config pc;
+  pc.access_mode = producer_access_mode::exclusive;
+  auto first = sdk->create_producer(topic(), pc);
+  ASSERT_TRUE(first) << first.error();
+  auto second = sdk->create_producer(topic(), pc);
+  ASSERT_FALSE(second);
+  EXPECT_EQ(second.error(), client_errc::producer_busy);
+}
+
+TEST_F(produce_consume, a_sequence_id_set_by_the_application_is_kept) {
+  auto p = sdk->create_producer(topic(), unbatched());
+  ASSERT_TRUE(p) << p.error();
+  ASSERT_TRUE(p.value().send(message_builder().payload("x").sequence_id(100).build()));
+  auto c = sdk->subscribe(topic(), "sub", from_earliest());
+  ASSERT_TRUE(c) << c.error();
+  auto m = c.value().receive(10s);
+  ASSERT_TRUE(m) << m.error();
+  ASSERT_TRUE(m.value().sequence_id());
+  EXPECT_EQ(*m.value().sequence_id(), 100u);
+}
+
+TEST_F(produce_consume, automatic_sequence_ids_count_up_from_zero) {
+  auto p = sdk->create_producer(topic());
+  ASSERT_TRUE(p) << p.error();
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(p.value().send(text("x")));
+  EXPECT_EQ(p.value().last_sequence_id(), 2);
+  auto c = sdk->subscribe(topic(), "sub", from_earliest());
+  ASSERT_TRUE(c) << c.error();
+  for (std::uint64_t i = 0; i < 3; ++i) {
+    auto m = c.value().receive(10s);
+    ASSERT_TRUE(m) << m.error();
+    EXPECT_EQ(m.value().sequence_id().value_or(999), i);
+  }
+}
+
+TEST_F(produce_consume, dropping_the_last_consumer_handle_closes_it) {
+  {
+    auto c = sdk->subscribe(topic(), "sub");
+    ASSERT_TRUE(c) << c.error();
+  }
+  // The exclusive subscription is free again once the broker handled the close.
+  EXPECT_TRUE(eventually([&] { return sdk->subscribe(topic(), "sub").has_value(); }));
 }
 
 TEST_F(produce_consume, a_topic_that_is_not_partitioned_is_its_own_partition) {

@@ -113,5 +113,11 @@ TEST_F(reader_test, seek_moves_the_reader_back) {
   EXPECT_EQ(next(r), "2");
 }
 
+TEST_F(reader_test, from_latest_inclusive_reads_the_last_message) {
+  publish(3);
+  auto r = make_reader(message_id::latest(), true);
+  EXPECT_EQ(next(r), "2");
+}
+
 }  // namespace
 }  // namespace magnetar::client_testing

@@ -100,6 +100,24 @@ TEST_F(reconnect, a_full_pending_queue_refuses_sends) {
   EXPECT_EQ(second.error(), client_errc::producer_queue_is_full);
 }
 
+TEST_F(reconnect, a_full_pending_queue_blocks_sends_until_there_is_room) {
+  producer_config pc;
+  pc.batching_enabled = false;
+  pc.max_pending_messages = 1;
+  pc.block_if_queue_full = true;
+  auto p = sdk->create_producer(topic(), pc);
+  ASSERT_TRUE(p) << p.error();
+  stop_broker();
+  auto first = p.value().send_future(text("1"));
+  auto second = std::async(std::launch::async, [&] { return p.value().send(text("2")); });
+  start_broker();
+  auto a = first.get();
+  auto b = second.get();
+  ASSERT_TRUE(a) << a.error();
+  ASSERT_TRUE(b) << b.error();
+  EXPECT_LT(a.value(), b.value());
+}
+
 TEST_F(reconnect, sends_time_out_while_the_broker_is_away) {
   producer_config pc;
   pc.batching_enabled = false;

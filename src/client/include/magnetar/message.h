@@ -71,7 +71,9 @@ class message_builder {
 
   message_builder& payload(std::string_view bytes);
   message_builder& payload(std::span<const std::byte> bytes);
+  // Takes the string's buffer over instead of copying it.
   message_builder& payload(std::string&& bytes);
+  message_builder& payload(const char* text) { return payload(std::string_view(text)); }
   message_builder& key(std::string key);
   message_builder& ordering_key(std::string key);
   message_builder& property(std::string name, std::string value);
