@@ -271,9 +271,10 @@ void connection::write(shared_frame frame) {
 void connection::start_write() {
   // Everything queued goes out in one gathered write.
   auto batch = std::make_shared<std::vector<shared_frame>>();
+  const bool closed = is_closed();  // before _write_mutex: write() may run under _mutex
   {
     std::lock_guard lock(_write_mutex);
-    if (_write_queue.empty() || is_closed()) {
+    if (_write_queue.empty() || closed) {
       _write_queue.clear();
       _writing = false;
       return;

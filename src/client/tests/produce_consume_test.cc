@@ -1,4 +1,5 @@
 // The SDK against an in-process broker: producing, consuming, acks, batching, compression.
+#include "broker/admin/http_client.h"
 #include "client/tests/client_test_fixture.h"
 
 #include <atomic>
@@ -466,6 +467,24 @@ TEST_F(produce_consume, a_topic_that_is_not_partitioned_is_its_own_partition) {
   ASSERT_TRUE(parts) << parts.error();
   ASSERT_EQ(parts.value().size(), 1u);
   EXPECT_EQ(parts.value()[0], topic());
+}
+
+TEST_F(produce_consume, partitioned_topics_are_looked_up_but_not_served_yet) {
+  const std::string name = topic();
+  const std::string path = "/admin/v2/persistent/public/default/" + name.substr(name.rfind('/') + 1) + "/partitions";
+  auto created = broker::admin::http_request("127.0.0.1", broker.web_service_port, "PUT", path, "2");
+  ASSERT_TRUE(created) << created.error();
+  ASSERT_LT(created.value().status, 300) << created.value().body;
+  auto parts = sdk->get_partitions_for_topic(name);
+  ASSERT_TRUE(parts) << parts.error();
+  ASSERT_EQ(parts.value().size(), 2u);
+  EXPECT_EQ(parts.value()[1], name + "-partition-1");
+  auto p = sdk->create_producer(name);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error(), client_errc::not_supported);
+  auto c = sdk->subscribe(name, "sub");
+  ASSERT_FALSE(c);
+  EXPECT_EQ(c.error(), client_errc::not_supported);
 }
 
 TEST_F(produce_consume, a_bad_topic_name_is_refused) {
