@@ -31,6 +31,23 @@ TEST_F(producer_test, SendIsReceiptedWithMessageIdsInOrder) {
   }
 }
 
+TEST_F(producer_test, PipelinedSendsAreReceiptedInSendOrder) {
+  auto client = connected_client();
+  client->send(producer_command("t2b", 1, 10, "p"));
+  client->expect(proto::BaseCommand::PRODUCER_SUCCESS);
+  constexpr int count = 3000;
+  std::vector<std::byte> burst;
+  const std::string payload(100, 'x');
+  for (int i = 0; i < count; ++i) {
+    wire::append_payload_command(burst, send_command(1, i), metadata("p", i), std::as_bytes(std::span(payload)));
+  }
+  client->write(burst);
+  for (int i = 0; i < count; ++i) {
+    auto receipt = client->expect(proto::BaseCommand::SEND_RECEIPT).command.send_receipt();
+    ASSERT_EQ(receipt.sequence_id(), static_cast<std::uint64_t>(i));
+  }
+}
+
 TEST_F(producer_test, SendWithWrongChecksumGetsChecksumError) {
   auto client = connected_client();
   client->send(producer_command("t3", 1, 10, "p"));
