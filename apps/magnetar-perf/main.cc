@@ -1,0 +1,76 @@
+// magnetar-perf: load against a Pulsar-protocol broker, measured.
+//
+//   magnetar-perf produce  -u pulsar://host:6650 -t topic -s 100 -r 30000 -d 20
+//   magnetar-perf consume  -u ... -t topic --subscription perf-sub -d 20
+//   magnetar-perf pubsub   -u ... -t topic -s 100 -d 20 [--report-dir DIR]
+//
+// Flags follow pulsar-perf's vocabulary where one exists. pubsub runs a consumer and a
+// producer in one process and reports throughput and publish / end-to-end latency
+// percentiles; --report-dir writes report.md there.
+#include "base/log.h"
+#include "perf_run.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+namespace {
+
+void add_options(CLI::App& command, magnetar::perf::perf_options& o) {
+  command.add_option("-u,--service-url", o.service_url, "Broker service URL")->capture_default_str();
+  command.add_option("-t,--topic", o.topic, "Topic")->capture_default_str();
+  command.add_option("--subscription", o.subscription, "Subscription name")->capture_default_str();
+  command.add_option("-s,--size", o.message_size, "Message size in bytes (at least 8)")
+      ->capture_default_str()
+      ->check(CLI::Range(8, 5 * 1024 * 1024));
+  command.add_option("-r,--rate", o.rate, "Messages per second; 0 is as fast as possible")->capture_default_str();
+  command.add_option_function<int>(
+             "-d,--duration", [&o](int s) { o.duration = std::chrono::seconds(s); }, "Seconds to run (default 10)")
+      ->check(CLI::Range(1, 3600));
+  command.add_flag("!--disable-batching", o.batching, "Send every message in its own entry");
+  command.add_option("-b,--batch-max-messages", o.batch_max_messages, "Messages per batch")->capture_default_str();
+  command.add_option_function<int>(
+      "--batch-time-window", [&o](int ms) { o.batch_max_delay = std::chrono::milliseconds(ms); },
+      "Batching delay in milliseconds (default 1)");
+  command.add_option("-o,--max-outstanding", o.max_pending, "Messages awaiting their receipt")->capture_default_str();
+  command.add_option("-z,--compression", o.compression, "none, lz4 or zstd")->capture_default_str();
+  command.add_option("-q,--receiver-queue-size", o.receiver_queue_size, "Consumer receive queue")->capture_default_str();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"magnetar-perf: load a Pulsar-protocol broker and measure it"};
+  app.require_subcommand(1);
+  magnetar::perf::perf_options options;
+  std::string report_dir;
+  auto* produce = app.add_subcommand("produce", "Publish messages and measure publish latency");
+  auto* consume = app.add_subcommand("consume", "Consume messages and measure end-to-end latency");
+  auto* pubsub = app.add_subcommand("pubsub", "Publish and consume in one process; report both");
+  for (auto* command : {produce, consume, pubsub}) add_options(*command, options);
+  pubsub->add_option("--report-dir", report_dir, "Write report.md into this directory");
+  CLI11_PARSE(app, argc, argv);
+
+  if (auto logging = magnetar::base::init_logging("magnetar-perf", "warn"); !logging) {
+    fmt::print(stderr, "magnetar-perf: {}\n", logging.error());
+    return EXIT_FAILURE;
+  }
+  auto results = produce->parsed()   ? magnetar::perf::run_produce(options)
+                 : consume->parsed() ? magnetar::perf::run_consume(options)
+                                     : magnetar::perf::run_pubsub(options);
+  if (!results) {
+    fmt::print(stderr, "magnetar-perf: {}\n", results.error());
+    return EXIT_FAILURE;
+  }
+  fmt::print("{}", magnetar::perf::summary(options, results.value()));
+  if (!report_dir.empty()) {
+    std::filesystem::create_directories(report_dir);
+    const auto path = std::filesystem::path(report_dir) / "report.md";
+    std::ofstream(path) << magnetar::perf::markdown_report(options, results.value());
+    fmt::print("report: {}\n", path.string());
+  }
+  return results.value().sent > 0 || consume->parsed() ? EXIT_SUCCESS : EXIT_FAILURE;
+}

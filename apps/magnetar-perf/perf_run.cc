@@ -1,0 +1,231 @@
+#include "perf_run.h"
+
+#include "base/errc.h"
+#include "magnetar/client.h"
+#include "magnetar/consumer.h"
+#include "magnetar/producer.h"
+
+#include <fmt/format.h>
+
+#include <atomic>
+#include <cstring>
+#include <mutex>
+#include <thread>
+
+namespace magnetar::perf {
+
+namespace {
+
+using steady = std::chrono::steady_clock;
+
+std::int64_t wall_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+double seconds_since(steady::time_point start) {
+  return std::chrono::duration<double>(steady::now() - start).count();
+}
+
+result<compression_type> compression_of(const std::string& name) {
+  if (name == "none") return compression_type::none;
+  if (name == "lz4") return compression_type::lz4;
+  if (name == "zstd") return compression_type::zstd;
+  return fail(base::errc::invalid_argument, fmt::format("compression '{}': use none, lz4 or zstd", name));
+}
+
+// The producer side, shared with its callbacks (which run on the client's io thread).
+struct produce_state {
+  std::mutex mutex;  // guards the histogram
+  base::histogram latency_us{60'000'000, 3};
+  std::atomic<std::uint64_t> acked{0};
+  std::atomic<std::uint64_t> errors{0};
+};
+
+result<void> produce(client& c, const perf_options& options, perf_results& out) {
+  MAGNETAR_TRY(compression, compression_of(options.compression));
+  producer_config config;
+  config.batching_enabled = options.batching;
+  config.batching_max_messages = options.batch_max_messages;
+  config.batching_max_bytes = std::max<std::size_t>(128 * 1024, options.message_size * 2);
+  config.batching_max_delay = options.batch_max_delay;
+  config.max_pending_messages = options.max_pending;
+  config.block_if_queue_full = true;
+  config.compression = compression;
+  MAGNETAR_TRY(p, c.create_producer(options.topic, config));
+
+  auto state = std::make_shared<produce_state>();
+  std::string payload(std::max<std::size_t>(options.message_size, sizeof(std::int64_t)), 'x');
+  const auto start = steady::now();
+  const auto end = start + options.duration;
+  const bool paced = options.rate > 0;
+  std::uint64_t sent = 0;
+  for (;;) {
+    auto intended = steady::now();
+    if (paced) {
+      intended = start + std::chrono::nanoseconds(static_cast<std::int64_t>(static_cast<double>(sent) * 1e9 / options.rate));
+      if (intended >= end) break;
+      std::this_thread::sleep_until(intended);
+    } else if (intended >= end) {
+      break;
+    }
+    const std::int64_t now_ns = wall_ns();
+    std::memcpy(payload.data(), &now_ns, sizeof now_ns);
+    p.send_async(message_builder().payload(std::string_view(payload)).build(),
+                 [state, intended](result<message_id> id) {
+                   if (!id) {
+                     state->errors.fetch_add(1, std::memory_order_relaxed);
+                     return;
+                   }
+                   const auto us = std::chrono::duration_cast<std::chrono::microseconds>(steady::now() - intended).count();
+                   {
+                     std::lock_guard lock(state->mutex);
+                     state->latency_us.record(us);
+                   }
+                   state->acked.fetch_add(1, std::memory_order_relaxed);
+                 });
+    ++sent;
+  }
+  // A failed flush is already counted: every failed send's callback counts itself.
+  (void)p.flush();
+  out.produce_seconds = seconds_since(start);
+  (void)p.close();
+  out.sent = state->acked.load();
+  out.send_errors = state->errors.load();
+  out.bytes_sent = out.sent * payload.size();
+  std::lock_guard lock(state->mutex);
+  MAGNETAR_TRY(out.publish_latency_us.merge(state->latency_us));
+  return success();
+}
+
+// Receives until `stop` says so, or until `expected` messages arrived once it is set.
+result<void> consume(consumer& cons, const perf_options& options, perf_results& out,
+                     const std::atomic<bool>& producing, const std::atomic<std::uint64_t>& expected) {
+  const auto start = steady::now();
+  steady::time_point drain_deadline{};
+  for (;;) {
+    if (!producing.load()) {
+      if (drain_deadline == steady::time_point{}) drain_deadline = steady::now() + options.drain_timeout;
+      if (out.received >= expected.load() || steady::now() > drain_deadline) break;
+    }
+    auto m = cons.receive(std::chrono::milliseconds(100));
+    if (!m) continue;  // timeout: check the stop conditions again
+    const auto payload = m.value().payload();
+    if (payload.size() >= sizeof(std::int64_t)) {
+      std::int64_t sent_ns = 0;
+      std::memcpy(&sent_ns, payload.data(), sizeof sent_ns);
+      out.end_to_end_latency_us.record(std::max<std::int64_t>(0, (wall_ns() - sent_ns) / 1000));
+    }
+    (void)cons.acknowledge(m.value());
+    ++out.received;
+  }
+  out.consume_seconds = seconds_since(start);
+  return success();
+}
+
+result<consumer> subscribe(client& c, const perf_options& options) {
+  consumer_config config;
+  config.receiver_queue_size = options.receiver_queue_size;
+  config.position = initial_position::latest;
+  return c.subscribe(options.topic, options.subscription, config);
+}
+
+}  // namespace
+
+result<perf_results> run_produce(const perf_options& options) {
+  MAGNETAR_TRY(c, client::create(options.service_url));
+  perf_results out;
+  MAGNETAR_TRY(produce(c, options, out));
+  return out;
+}
+
+result<perf_results> run_consume(const perf_options& options) {
+  MAGNETAR_TRY(c, client::create(options.service_url));
+  MAGNETAR_TRY(cons, subscribe(c, options));
+  perf_results out;
+  std::atomic<bool> producing{true};
+  std::atomic<std::uint64_t> expected{0};
+  std::thread timer([&] {
+    std::this_thread::sleep_for(options.duration);
+    producing = false;
+  });
+  auto done = consume(cons, options, out, producing, expected);
+  timer.join();
+  MAGNETAR_TRY(done);
+  return out;
+}
+
+result<perf_results> run_pubsub(const perf_options& options) {
+  client_config config;
+  config.io_threads = 1;
+  MAGNETAR_TRY(consumer_client, client::create(options.service_url, config));
+  MAGNETAR_TRY(producer_client, client::create(options.service_url, config));
+  MAGNETAR_TRY(cons, subscribe(consumer_client, options));
+  perf_results out;
+  std::atomic<bool> producing{true};
+  std::atomic<std::uint64_t> expected{0};
+  result<void> consumed = success();
+  std::thread consumer_thread([&] { consumed = consume(cons, options, out, producing, expected); });
+  auto produced = produce(producer_client, options, out);
+  expected = out.sent;
+  producing = false;
+  consumer_thread.join();
+  MAGNETAR_TRY(produced);
+  MAGNETAR_TRY(consumed);
+  return out;
+}
+
+namespace {
+
+std::string latency_row(const char* name, const base::histogram& h) {
+  auto ms = [&](double p) { return static_cast<double>(h.value_at_percentile(p)) / 1000.0; };
+  return fmt::format("| {} | {} | {:.2f} | {:.2f} | {:.2f} | {:.2f} | {:.2f} |", name, h.total_count(), ms(50), ms(99),
+                     ms(99.9), static_cast<double>(h.max()) / 1000.0, h.mean() / 1000.0);
+}
+
+}  // namespace
+
+std::string summary(const perf_options& options, const perf_results& r) {
+  const double produce_rate = r.produce_seconds > 0 ? static_cast<double>(r.sent) / r.produce_seconds : 0;
+  const double consume_rate = r.consume_seconds > 0 ? static_cast<double>(r.received) / r.consume_seconds : 0;
+  std::string out = fmt::format(
+      "topic {} | {} B messages | {}\n"
+      "produced {} msgs in {:.1f} s: {:.0f} msg/s, {:.1f} MB/s; send errors {}\n"
+      "consumed {} msgs in {:.1f} s: {:.0f} msg/s\n",
+      options.topic, options.message_size, options.rate > 0 ? fmt::format("paced at {:.0f} msg/s", options.rate) : "max rate",
+      r.sent, r.produce_seconds, produce_rate, produce_rate * static_cast<double>(options.message_size) / 1e6,
+      r.send_errors, r.received, r.consume_seconds, consume_rate);
+  auto line = [](const char* name, const base::histogram& h) {
+    if (h.empty()) return std::string();
+    return fmt::format("{} latency ms: p50 {:.2f} p99 {:.2f} p99.9 {:.2f} max {:.2f}\n", name,
+                       static_cast<double>(h.value_at_percentile(50)) / 1000.0,
+                       static_cast<double>(h.value_at_percentile(99)) / 1000.0,
+                       static_cast<double>(h.value_at_percentile(99.9)) / 1000.0, static_cast<double>(h.max()) / 1000.0);
+  };
+  return out + line("publish", r.publish_latency_us) + line("end-to-end", r.end_to_end_latency_us);
+}
+
+std::string markdown_report(const perf_options& options, const perf_results& r) {
+  const double produce_rate = r.produce_seconds > 0 ? static_cast<double>(r.sent) / r.produce_seconds : 0;
+  const double consume_rate = r.consume_seconds > 0 ? static_cast<double>(r.received) / r.consume_seconds : 0;
+  std::string out = fmt::format(
+      "# magnetar-perf run\n\n"
+      "| setting | value |\n| --- | --- |\n"
+      "| service URL | {} |\n| topic | {} |\n| message size | {} B |\n| rate | {} |\n| duration | {} s |\n"
+      "| batching | {} (max {} messages, {} ms) |\n| compression | {} |\n\n"
+      "## Throughput\n\n| side | messages | seconds | msg/s | MB/s |\n| --- | --- | --- | --- | --- |\n"
+      "| produce | {} | {:.1f} | {:.0f} | {:.1f} |\n| consume | {} | {:.1f} | {:.0f} | {:.1f} |\n\n"
+      "Send errors: {}. Messages lost (receipted, never received): {}.\n\n"
+      "## Latency (ms)\n\n| measure | count | p50 | p99 | p99.9 | max | mean |\n| --- | --- | --- | --- | --- | --- | --- |\n",
+      options.service_url, options.topic, options.message_size,
+      options.rate > 0 ? fmt::format("{:.0f} msg/s", options.rate) : "max", options.duration.count(),
+      options.batching ? "on" : "off", options.batch_max_messages, options.batch_max_delay.count(), options.compression,
+      r.sent, r.produce_seconds, produce_rate, produce_rate * static_cast<double>(options.message_size) / 1e6,
+      r.received, r.consume_seconds, consume_rate, consume_rate * static_cast<double>(options.message_size) / 1e6,
+      r.send_errors, r.sent > r.received ? r.sent - r.received : 0);
+  if (!r.publish_latency_us.empty()) out += latency_row("publish (from intended send time)", r.publish_latency_us) + "\n";
+  if (!r.end_to_end_latency_us.empty()) out += latency_row("end to end", r.end_to_end_latency_us) + "\n";
+  return out;
+}
+
+}  // namespace magnetar::perf

@@ -1,0 +1,62 @@
+// perf_run: magnetar-perf's producer and consumer loops and what they measure.
+//
+// The producer sends fixed-size messages, either as fast as the pending queue lets it
+// or paced at a fixed rate. Paced sends are measured from their intended send time, so
+// a stall that delays later sends shows up in their latency (no coordinated omission).
+// Each payload starts with its send time (system clock, nanoseconds), which the
+// consumer turns into an end-to-end latency; producer and consumer must share a clock
+// (one machine).
+//
+// run_produce and run_consume block the calling thread until done; run_pubsub runs both
+// on their own threads against one topic.
+#pragma once
+
+#include "base/histogram.h"
+#include "base/result.h"
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace magnetar::perf {
+
+struct perf_options {
+  std::string service_url = "pulsar://localhost:6650";
+  std::string topic = "perf";
+  std::string subscription = "perf-sub";
+  std::size_t message_size = 100;
+  double rate = 0;  // messages per second; 0: as fast as possible
+  std::chrono::seconds duration{10};
+  bool batching = true;
+  unsigned batch_max_messages = 1000;
+  std::chrono::milliseconds batch_max_delay{1};
+  std::size_t max_pending = 10'000;
+  std::string compression = "none";  // none, lz4, zstd
+  unsigned receiver_queue_size = 10'000;
+  // How long the consumer waits for the last messages once the producer is done.
+  std::chrono::seconds drain_timeout{30};
+};
+
+struct perf_results {
+  std::uint64_t sent = 0;
+  std::uint64_t send_errors = 0;
+  std::uint64_t received = 0;
+  std::uint64_t bytes_sent = 0;
+  double produce_seconds = 0;
+  double consume_seconds = 0;
+  // Microseconds.
+  base::histogram publish_latency_us{60'000'000, 3};
+  base::histogram end_to_end_latency_us{60'000'000, 3};
+};
+
+result<perf_results> run_produce(const perf_options& options);
+result<perf_results> run_consume(const perf_options& options);
+// A consumer subscribes first, then the producer runs; done once the consumer has every
+// message the producer got a receipt for (or the drain timeout passes).
+result<perf_results> run_pubsub(const perf_options& options);
+
+// A human summary (for the terminal) and a Markdown report with the same figures.
+std::string summary(const perf_options& options, const perf_results& results);
+std::string markdown_report(const perf_options& options, const perf_results& results);
+
+}  // namespace magnetar::perf
