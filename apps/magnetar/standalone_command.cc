@@ -8,10 +8,31 @@
 #include <spdlog/spdlog.h>
 
 #include <csignal>
+#include <cstdio>
+#include <unistd.h>
 #include <cstdlib>
 #include <pthread.h>
 
 namespace magnetar::app {
+
+namespace {
+
+// Written to a temporary name and renamed, so a reader never sees half a file.
+bool write_ready_file(const std::string& path, const broker::standalone& server) {
+  const auto text = fmt::format(R"({{"brokerServiceUrl": "pulsar://127.0.0.1:{}", "webServiceUrl": "http://127.0.0.1:{}", "pid": {}}})",
+                                server.broker_port(), server.web_port(), ::getpid());
+  const auto temporary = path + ".tmp";
+  std::FILE* file = std::fopen(temporary.c_str(), "w");
+  const bool written = file != nullptr && std::fputs(text.c_str(), file) >= 0 && std::fputc('\n', file) != EOF;
+  if (file != nullptr) std::fclose(file);
+  if (!written || std::rename(temporary.c_str(), path.c_str()) != 0) {
+    fmt::print(stderr, "magnetar standalone: cannot write --ready-file {}\n", path);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
 
 standalone_command::standalone_command(CLI::App& app) {
   _command = app.add_subcommand("standalone",
@@ -26,6 +47,9 @@ standalone_command::standalone_command(CLI::App& app) {
   _command->add_option("--web-port", _web_port, "Overrides webServicePort (0: any free port)")
       ->check(CLI::Range(0, 65535));
   _command->add_option("--log-file", _log_file, "Write the log to this file instead of stderr");
+  _command->add_option("--ready-file", _ready_file,
+                       "Once serving, write the service URLs as JSON to this file (for scripts and tests "
+                       "that start the standalone on port 0)");
 }
 
 int standalone_command::run() const {
@@ -64,6 +88,10 @@ int standalone_command::run() const {
   broker::standalone server(config);
   if (auto started = server.start(); !started) {
     fmt::print(stderr, "magnetar standalone: {}\n", started.error());
+    server.stop();
+    return EXIT_FAILURE;
+  }
+  if (_ready_file && !write_ready_file(*_ready_file, server)) {
     server.stop();
     return EXIT_FAILURE;
   }

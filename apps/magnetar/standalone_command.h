@@ -1,7 +1,7 @@
 // standalone_command: `magnetar standalone`, the broker, an embedded bookie, the
 // embedded metadata store and the admin REST API in one process (pulsar standalone).
 //
-//   magnetar standalone [--config FILE] [--data-dir DIR] [--log-file FILE]
+//   magnetar standalone [--config FILE] [--data-dir DIR] [--log-file FILE] [--ready-file FILE]
 //
 // Settings come from a Pulsar-style .conf file (broker/config_file.h); --data-dir
 // overrides its dataDir. Runs until SIGTERM or SIGINT, then stops gracefully: nothing
@@ -30,6 +30,7 @@ class standalone_command {
   std::optional<int> _broker_port;
   std::optional<int> _web_port;
   std::optional<std::string> _log_file;
+  std::optional<std::string> _ready_file;
 };
 
 }  // namespace magnetar::app
