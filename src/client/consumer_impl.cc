@@ -214,12 +214,25 @@ awaitable<void> consumer_impl::reconnect() {
 awaitable<result<proto::BaseCommand>> consumer_impl::request(
     const std::function<proto::BaseCommand(std::uint64_t)>& make) {
   std::shared_ptr<connection> c;
-  {
-    std::lock_guard lock(_mutex);
-    if (_state == state::closed || _state == state::failed) co_return closed_error_locked();
-    c = _connection;
+  // A request right after a seek (or a dropped connection) waits for the resubscribe,
+  // up to the operation timeout.
+  const auto deadline = std::chrono::steady_clock::now() + _client->config().operation_timeout;
+  while (true) {
+    {
+      std::lock_guard lock(_mutex);
+      if (_state == state::closed || _state == state::closing || _state == state::failed) {
+        co_return closed_error_locked();
+      }
+      c = _connection;
+    }
+    if (c) break;
+    if (std::chrono::steady_clock::now() >= deadline) {
+      co_return fail(client_errc::not_connected, fmt::format("consumer of {} is reconnecting", _options.topic));
+    }
+    asio::steady_timer pause(co_await asio::this_coro::executor, std::chrono::milliseconds(20));
+    boost::system::error_code ec;
+    co_await pause.async_wait(asio::redirect_error(asio::use_awaitable, ec));
   }
-  if (!c) co_return fail(client_errc::not_connected, fmt::format("consumer of {} is reconnecting", _options.topic));
   const auto request_id = _client->next_request_id();
   const auto command = make(request_id);
   co_return co_await c->request(request_id, command);

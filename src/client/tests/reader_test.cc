@@ -113,6 +113,17 @@ TEST_F(reader_test, seek_moves_the_reader_back) {
   EXPECT_EQ(next(r), "2");
 }
 
+TEST_F(reader_test, has_message_available_right_after_a_seek_waits_for_the_resubscribe) {
+  auto ids = publish(3);
+  auto r = make_reader(message_id::earliest());
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(next(r), std::to_string(i));
+  ASSERT_TRUE(r.seek(ids[0]));
+  auto available = r.has_message_available();
+  ASSERT_TRUE(available) << available.error();
+  EXPECT_TRUE(available.value());
+  EXPECT_EQ(next(r), "0");
+}
+
 TEST_F(reader_test, from_latest_inclusive_reads_the_last_message) {
   publish(3);
   auto r = make_reader(message_id::latest(), true);

@@ -72,8 +72,10 @@ class consumer {
   result<void> redeliver_unacknowledged();
 
   // Moves the subscription so that the next message is `id` (or the first published at
-  // or after `publish_time_ms`); messages already queued are dropped. Errors:
-  // already_closed, not_connected, the broker's error, timeout.
+  // or after `publish_time_ms`); messages already queued are dropped. While the consumer
+  // is reconnecting this (like get_last_message_id) waits for it, up to the operation
+  // timeout. Errors: already_closed, not_connected (still reconnecting at the timeout),
+  // the broker's error, timeout.
   result<void> seek(const message_id& id);
   result<void> seek(std::uint64_t publish_time_ms);
   // The id of the last message stored on the topic (earliest() when empty).
