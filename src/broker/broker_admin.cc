@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include <set>
+
 namespace magnetar::broker {
 
 namespace {
@@ -51,9 +53,16 @@ awaitable<result<void>> broker_service::delete_topic(wire::topic_name name, bool
 
 awaitable<result<std::vector<std::string>>> broker_service::list_topics(std::string namespace_name) {
   MAGNETAR_CO_TRY(children, co_await _deps.store.children(mledger::managed_ledger_path(namespace_name + "/persistent")));
-  std::vector<std::string> names;
-  for (const auto& local : children) names.push_back(fmt::format("persistent://{}/{}", namespace_name, local));
-  co_return names;
+  std::set<std::string> names;
+  for (const auto& local : children) names.insert(fmt::format("persistent://{}/{}", namespace_name, local));
+  // Partitions of partitioned topics are topics too, used yet or not (as upstream lists them).
+  MAGNETAR_CO_TRY(partitioned, co_await _deps.resources.list_partitioned(namespace_name));
+  for (const auto& full : partitioned) {
+    MAGNETAR_CO_TRY(name, wire::topic_name::parse(full));
+    MAGNETAR_CO_TRY(count, co_await _deps.resources.partitioned_partitions(name));
+    for (int i = 0; i < count; ++i) names.insert(name.partition_of(i).full());
+  }
+  co_return std::vector<std::string>(names.begin(), names.end());
 }
 
 awaitable<result<topic_stats>> broker_service::stats(wire::topic_name name) {

@@ -184,7 +184,10 @@ awaitable<void> subscription::read_and_send(std::shared_ptr<io::gate::pass> /*he
     auto metadata = entry_metadata(e.data);
     const int messages = metadata ? messages_in(metadata.value()) : 1;
     auto counted = _redelivery_counts.find(e.pos);
-    _active->send_entry(e, messages, counted == _redelivery_counts.end() ? 0 : counted->second);
+    const std::uint32_t redeliveries = counted == _redelivery_counts.end() ? 0 : counted->second;
+    _active->send_entry(e, messages, redeliveries);
+    _out.record(static_cast<std::uint64_t>(messages), e.data.size());
+    if (redeliveries > 0) _redelivered.record(static_cast<std::uint64_t>(messages), e.data.size());
   }
   dispatch();
 }
@@ -241,6 +244,11 @@ subscription_stats subscription::stats() const {
   out.type = type_name(_type);
   out.is_durable = _cursor->is_durable();
   out.msg_backlog = _cursor->backlog();
+  out.msg_rate_out = _out.message_rate();
+  out.msg_throughput_out = _out.byte_rate();
+  out.msg_rate_redeliver = _redelivered.message_rate();
+  out.msg_out_counter = _out.messages();
+  out.bytes_out_counter = _out.bytes();
   if (_active != nullptr && _type == proto::CommandSubscribe::Failover) out.active_consumer_name = _active->name();
   if (_active != nullptr && _type == proto::CommandSubscribe::Exclusive) out.active_consumer_name = _active->name();
   for (const auto& c : _consumers) {
@@ -256,11 +264,6 @@ subscription_stats subscription::stats() const {
     cs.available_permits = c->permits();
     cs.unacked_messages = c->unacked_messages();
     cs.priority_level = c->priority_level();
-    out.msg_rate_out += cs.msg_rate_out;
-    out.msg_throughput_out += cs.msg_throughput_out;
-    out.msg_rate_redeliver += cs.msg_rate_redeliver;
-    out.msg_out_counter += cs.msg_out_counter;
-    out.bytes_out_counter += cs.bytes_out_counter;
     out.unacked_messages += cs.unacked_messages;
     out.consumers.push_back(std::move(cs));
   }
@@ -268,6 +271,8 @@ subscription_stats subscription::stats() const {
 }
 
 void subscription::roll(base::clock::time_point now) {
+  _out.roll(now);
+  _redelivered.roll(now);
   for (const auto& c : _consumers) {
     c->meter().roll(now);
     c->redeliveries().roll(now);

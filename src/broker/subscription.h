@@ -19,6 +19,7 @@
 #pragma once
 
 #include "base/result.h"
+#include "broker/rate_meter.h"
 #include "broker/topic_admin.h"
 #include "io/asio.h"
 #include "io/gate.h"
@@ -94,6 +95,9 @@ class subscription : public std::enable_shared_from_this<subscription> {
   bool _closing = false;
   io::gate _reads{"subscription reads"};
   std::unordered_map<mledger::position, std::uint32_t> _redelivery_counts;
+  // What the subscription delivered, its consumers come and gone (msgOutCounter).
+  rate_meter _out;
+  rate_meter _redelivered;
 };
 
 }  // namespace magnetar::broker

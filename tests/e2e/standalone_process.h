@@ -1,0 +1,99 @@
+// standalone_process: a `magnetar standalone` child process for end-to-end tests.
+//
+// Starts the binary on ephemeral ports over a data directory and waits for its ready
+// file (which names the ports it bound). stop() ends it with SIGTERM (graceful) and
+// kill() with SIGKILL (a crash: nothing is flushed or closed); start() again on the same
+// directory recovers what was acknowledged. Only the process this object started is
+// ever signalled. One thread at a time.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <spawn.h>
+#include <string>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+extern char** environ;
+
+namespace magnetar::e2e {
+
+class standalone_process {
+ public:
+  standalone_process(std::string binary, std::filesystem::path directory)
+      : _binary(std::move(binary)), _directory(std::move(directory)) {}
+  ~standalone_process() {
+    if (_pid > 0) kill_now();
+  }
+
+  // The first start binds ephemeral ports; later ones bind the same again, so clients
+  // that know the service URL reconnect to the restarted broker.
+  void start() {
+    ASSERT_LT(_pid, 0) << "already running";
+    const auto ready = _directory / "ready.json";
+    std::filesystem::remove(ready);
+    std::vector<std::string> args{_binary,         "standalone",          "--data-dir", (_directory / "data").string(),
+                                  "--broker-port", std::to_string(_broker_port), "--web-port", std::to_string(_web_port),
+                                  "--ready-file",  ready.string(),       "--log-file", (_directory / "standalone.log").string()};
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ASSERT_EQ(posix_spawn(&_pid, _binary.c_str(), nullptr, nullptr, argv.data(), environ), 0);
+    // Wait for the ready file: the ports are only known then.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!std::filesystem::exists(ready)) {
+      int status = 0;
+      ASSERT_EQ(waitpid(_pid, &status, WNOHANG), 0) << "the standalone exited; see " << (_directory / "standalone.log");
+      ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "the standalone did not become ready";
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    std::ifstream in(ready);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(text, m, std::regex(R"re("brokerServiceUrl": "([^"]+)".*"webServiceUrl": "([^"]+)")re")))
+        << text;
+    _service_url = m[1];
+    _web_url = m[2];
+    _broker_port = std::stoi(_service_url.substr(_service_url.rfind(':') + 1));
+    _web_port = std::stoi(_web_url.substr(_web_url.rfind(':') + 1));
+  }
+
+  // SIGTERM and wait: a graceful stop. The exit status must be success.
+  void stop() {
+    ASSERT_GT(_pid, 0);
+    ::kill(_pid, SIGTERM);
+    int status = 0;
+    ASSERT_EQ(waitpid(_pid, &status, 0), _pid);
+    _pid = -1;
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "status " << status;
+  }
+
+  // SIGKILL and wait: a crash.
+  void kill_now() {
+    ::kill(_pid, SIGKILL);
+    int status = 0;
+    waitpid(_pid, &status, 0);
+    _pid = -1;
+  }
+
+  const std::string& service_url() const { return _service_url; }
+  const std::string& web_url() const { return _web_url; }
+
+ private:
+  std::string _binary;
+  std::filesystem::path _directory;
+  pid_t _pid = -1;
+  std::string _service_url;
+  std::string _web_url;
+  int _broker_port = 0;
+  int _web_port = 0;
+};
+
+}  // namespace magnetar::e2e
