@@ -156,11 +156,19 @@ void subscription::dispatch() {
 }
 
 awaitable<void> subscription::wait_for_entries(std::shared_ptr<io::gate::pass> /*held*/) {
-  // The managed ledger, not the cursor: an unsubscribe may delete the cursor meanwhile.
+  // The managed ledger, not the cursor, is awaited: an unsubscribe may delete the cursor
+  // meanwhile (hence _closing is checked before the cursor is touched). The check runs
+  // here, not where the wait was spawned: entries added in between must not be missed.
   auto& ml = _topic.ledger();
-  auto woke = co_await ml.wait_for_entries_after(ml.last_confirmed());
+  while (!_closing && !_cursor->has_more_entries()) {
+    auto woke = co_await ml.wait_for_entries_after(ml.last_confirmed());
+    if (!woke) {
+      _waiting = false;
+      co_return;
+    }
+  }
   _waiting = false;
-  if (woke && !_closing) dispatch();
+  if (!_closing) dispatch();
 }
 
 awaitable<void> subscription::read_and_send(std::shared_ptr<io::gate::pass> /*held*/) {

@@ -43,6 +43,34 @@ TEST_F(consumer_test, TailingConsumerGetsNewMessages) {
   EXPECT_EQ(text(consumer->expect(proto::BaseCommand::MESSAGE)), "m1");
 }
 
+TEST_F(consumer_test, TailingConsumerGetsEveryMessageOfABurst) {
+  // Entries that land while the dispatcher goes from "nothing to read" to waiting must
+  // still wake it: the last of a burst used to be left undelivered.
+  auto consumer = connected_client();
+  consumer->send(subscribe_command("c2b", "s", 1, 20));
+  consumer->expect(proto::BaseCommand::SUCCESS);
+  consumer->send(flow_command(1, 100000));
+  auto producer = connected_client();
+  producer->send(producer_command("c2b", 1, 10, "p"));
+  producer->expect(proto::BaseCommand::PRODUCER_SUCCESS);
+  // Many short bursts: the end of each is a chance for the race.
+  constexpr int count = 10;
+  for (int round = 0; round < 300; ++round) {
+    std::vector<std::byte> burst;
+    for (int i = 0; i < count; ++i) {
+      const std::string payload = std::to_string(round * count + i);
+      wire::append_payload_command(burst, send_command(1, round * count + i), metadata("p", round * count + i),
+                                   std::as_bytes(std::span(payload)));
+    }
+    producer->write(burst);
+    for (int i = 0; i < count; ++i) producer->expect(proto::BaseCommand::SEND_RECEIPT);
+    for (int i = 0; i < count; ++i) {
+      ASSERT_EQ(text(consumer->expect(proto::BaseCommand::MESSAGE, std::chrono::seconds(10))),
+                std::to_string(round * count + i));
+    }
+  }
+}
+
 TEST_F(consumer_test, LatestSubscriptionSkipsEarlierMessages) {
   auto client = connected_client();
   publish(*client, "c3", 2);
