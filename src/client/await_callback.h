@@ -1,5 +1,8 @@
 // await_callback: lets a coroutine wait for an operation that reports through a
-// callback, e.g. `co_await await_callback<result<int>>([&](auto done) { start(done); })`.
+// callback:
+//   auto begin = [&](std::function<void(result<int>)> done) { start(std::move(done)); };
+//   auto r = co_await await_callback<result<int>>(begin);
+// (the lambda is a named local: GCC 12 mishandles temporaries inside co_await).
 //
 // The callback may be called from any thread, exactly once; the coroutine resumes on its
 // own executor (the callback posts there). A callback never called leaves the coroutine

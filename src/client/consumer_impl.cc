@@ -105,11 +105,9 @@ awaitable<result<void>> consumer_impl::connect_once() {
       } else if (_start == message_id::latest()) {
         request.position = initial_position::latest;
       } else {
-        // The broker starts after a plain entry id and at the entry of a batch index;
-        // an inclusive start asks for the entry itself and filters here.
-        request.start = _start_inclusive && !_start.is_batched()
-                            ? message_id(_start.ledger_id(), _start.entry_id(), _start.partition(), 0)
-                            : _start;
+        // The broker starts at the entry itself; what comes before the start (the start
+        // too, unless inclusive) is filtered here (filtered_locked), as upstream does.
+        request.start = _start;
       }
     }
   }

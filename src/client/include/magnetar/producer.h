@@ -56,8 +56,8 @@ class producer {
   result<void> flush();
   void flush_async(std::function<void(result<void>)> done);
 
-  // Flushes, then tells the broker the producer is gone. Later sends fail with
-  // already_closed. Idempotent.
+  // Flushes (waiting for receipts, up to send_timeout each), then tells the broker the
+  // producer is gone. Later sends fail with already_closed. Idempotent.
   result<void> close();
   void close_async(std::function<void(result<void>)> done);
 
