@@ -149,10 +149,13 @@ void subscription::dispatch() {
   auto pass = _reads.enter();
   if (!pass) return;
   _reading = true;
-  io::spawn(_topic.shard().executor(),
-            [self = shared_from_this(), held = std::make_shared<io::gate::pass>(std::move(pass).value())]() {
-              return self->read_and_send(held);
-            });
+  // Sized now: the active consumer may be gone by the time the read starts.
+  const auto max_entries = std::min<std::size_t>(_topic.config().dispatcher_max_read_batch_size,
+                                                 static_cast<std::size_t>(_active->permits()));
+  io::spawn(_topic.shard().executor(), [self = shared_from_this(), max_entries,
+                                        held = std::make_shared<io::gate::pass>(std::move(pass).value())]() {
+    return self->read_and_send(max_entries, held);
+  });
 }
 
 awaitable<void> subscription::wait_for_entries(std::shared_ptr<io::gate::pass> /*held*/) {
@@ -171,11 +174,12 @@ awaitable<void> subscription::wait_for_entries(std::shared_ptr<io::gate::pass> /
   if (!_closing) dispatch();
 }
 
-awaitable<void> subscription::read_and_send(std::shared_ptr<io::gate::pass> /*held*/) {
-  const auto& config = _topic.config();
-  const auto max_entries = std::min<std::size_t>(config.dispatcher_max_read_batch_size,
-                                                 static_cast<std::size_t>(std::max<std::int64_t>(_active->permits(), 1)));
-  auto entries = co_await _cursor->read_entries(max_entries, config.dispatcher_max_read_size_bytes);
+awaitable<void> subscription::read_and_send(std::size_t max_entries, std::shared_ptr<io::gate::pass> /*held*/) {
+  if (_closing || _active == nullptr) {
+    _reading = false;
+    co_return;
+  }
+  auto entries = co_await _cursor->read_entries(max_entries, _topic.config().dispatcher_max_read_size_bytes);
   _reading = false;
   if (!entries) {
     spdlog::warn("{} subscription {}: read failed: {}", _topic.full_name(), _name, entries.error());

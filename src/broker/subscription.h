@@ -80,7 +80,7 @@ class subscription : public std::enable_shared_from_this<subscription> {
   consumer* active() const { return _active; }
   void choose_active();
   void dispatch();
-  awaitable<void> read_and_send(std::shared_ptr<io::gate::pass> held);
+  awaitable<void> read_and_send(std::size_t max_entries, std::shared_ptr<io::gate::pass> held);
   awaitable<void> wait_for_entries(std::shared_ptr<io::gate::pass> held);
   void forget_redelivery_counts_upto(mledger::position p);
 

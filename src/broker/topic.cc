@@ -170,17 +170,17 @@ awaitable<result<std::shared_ptr<subscription>>> topic::open_subscription(const 
                                                        durable ? mledger::durability::durable
                                                                : mledger::durability::non_durable));
   if (!durable && request.has_start_message_id()) {
+    // A reader starts at the given entry: the client drops the messages before its
+    // start (all of the entry when the start is exclusive), as upstream clients do.
+    // The ids are unsigned on the wire: -1 (earliest) arrives as all ones.
     const auto& id = request.start_message_id();
     const auto l = static_cast<std::int64_t>(id.ledgerid());
     const auto e = static_cast<std::int64_t>(id.entryid());
-    mledger::position from = mledger::position::earliest();
-    if (l == std::numeric_limits<std::int64_t>::max() || id.ledgerid() == UINT64_MAX) {
+    mledger::position from{ledger_id(l), entry_id(e)};
+    if (l == std::numeric_limits<std::int64_t>::max()) {
       from = mledger::position::latest();
-    } else if (l >= 0 && e >= 0) {
-      // A reader starts after the given entry, or at it when the id points into a batch
-      // (the client then skips the batch's messages before the index), as upstream.
-      from = id.batch_index() >= 0 ? mledger::position(ledger_id(l), entry_id(e))
-                                   : mledger::position(ledger_id(l), entry_id(e + 1));
+    } else if (l < 0 || e < 0) {
+      from = mledger::position::earliest();
     }
     MAGNETAR_CO_TRY(co_await cursor->reset(from));
   }

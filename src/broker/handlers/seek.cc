@@ -4,6 +4,8 @@
 #include "broker/handlers/handlers.h"
 #include "broker/topic.h"
 
+#include <limits>
+
 namespace magnetar::broker::handlers {
 
 // Moves the consumer's subscription; the subscription then closes its consumers
@@ -33,9 +35,13 @@ void seek(connection& conn, const proto::CommandSeek& command) {
       const auto& id = command.message_id();
       const auto l = static_cast<std::int64_t>(id.ledgerid());
       const auto e = static_cast<std::int64_t>(id.entryid());
+      // Unsigned on the wire: earliest (-1) arrives as all ones, latest as INT64_MAX.
       mledger::position to{ledger_id(l), entry_id(e)};
-      if (l < 0 || e < 0) to = mledger::position::earliest();
-      if (id.ledgerid() >= static_cast<std::uint64_t>(INT64_MAX)) to = mledger::position::latest();
+      if (l == std::numeric_limits<std::int64_t>::max()) {
+        to = mledger::position::latest();
+      } else if (l < 0 || e < 0) {
+        to = mledger::position::earliest();
+      }
       co_return co_await keep->reset(to);
     });
     if (!done) {

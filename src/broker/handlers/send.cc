@@ -36,12 +36,9 @@ void send(connection& conn, wire::frame& frame) {
     send_error(conn, command, proto::ChecksumError, "the message's checksum does not match its content");
     return;
   }
-  if (frame.metadata_and_payload.size() > conn.config().max_message_size) {
-    send_error(conn, command, proto::NotAllowedError,
-               fmt::format("message of {} bytes is larger than maxMessageSize {}", frame.metadata_and_payload.size(),
-                           conn.config().max_message_size));
-    return;
-  }
+  // No size check of its own: the frame decoder bounds frames at maxMessageSize plus
+  // room for the command and metadata, as upstream does. A chunk's metadata grows by its
+  // chunk fields after the client sized it, so a tighter check here refuses chunks.
   const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                           conn.broker().clock().wall_now().time_since_epoch())
                           .count();

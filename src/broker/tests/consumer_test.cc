@@ -264,7 +264,8 @@ TEST_F(consumer_test, UnsubscribeDeletesTheSubscription) {
   client->expect(proto::BaseCommand::PONG);
 }
 
-TEST_F(consumer_test, ReaderStartsAfterTheGivenMessageId) {
+TEST_F(consumer_test, ReaderStartsAtTheGivenMessageId) {
+  // The client drops the start message itself unless the reader is inclusive.
   auto client = connected_client();
   client->send(producer_command("c13", 1, 10, "p"));
   client->expect(proto::BaseCommand::PRODUCER_SUCCESS);
@@ -275,11 +276,80 @@ TEST_F(consumer_test, ReaderStartsAfterTheGivenMessageId) {
   }
   auto reader = subscribe_command("c13", "reader-1", 1, 20);
   reader.mutable_subscribe()->set_durable(false);
-  *reader.mutable_subscribe()->mutable_start_message_id() = ids[0];
+  *reader.mutable_subscribe()->mutable_start_message_id() = ids[1];
   client->send(reader);
   client->expect(proto::BaseCommand::SUCCESS);
   client->send(flow_command(1, 10));
   EXPECT_EQ(text(client->expect(proto::BaseCommand::MESSAGE)), "m1");
+}
+
+// Upstream clients send earliest as -1, which arrives as all ones in the unsigned fields.
+proto::MessageIdData earliest_id() {
+  proto::MessageIdData id;
+  id.set_ledgerid(UINT64_MAX);
+  id.set_entryid(UINT64_MAX);
+  return id;
+}
+
+TEST_F(consumer_test, ReaderFromEarliestAsUpstreamSendsItReadsEverything) {
+  auto client = connected_client();
+  publish(*client, "c14", 2);
+  auto reader = subscribe_command("c14", "reader-1", 1, 20);
+  reader.mutable_subscribe()->set_durable(false);
+  reader.mutable_subscribe()->set_initialposition(proto::CommandSubscribe::Latest);
+  *reader.mutable_subscribe()->mutable_start_message_id() = earliest_id();
+  client->send(reader);
+  client->expect(proto::BaseCommand::SUCCESS);
+  client->send(flow_command(1, 10));
+  EXPECT_EQ(text(client->expect(proto::BaseCommand::MESSAGE)), "m0");
+}
+
+TEST_F(consumer_test, SeekToEarliestAsUpstreamSendsItRewindsToTheFirstMessage) {
+  auto client = connected_client();
+  publish(*client, "c15", 3);
+  client->send(subscribe_command("c15", "s", 1, 20));
+  client->expect(proto::BaseCommand::SUCCESS);
+  auto seek = command_of(proto::BaseCommand::SEEK);
+  seek.mutable_seek()->set_consumer_id(1);
+  seek.mutable_seek()->set_request_id(52);
+  *seek.mutable_seek()->mutable_message_id() = earliest_id();
+  client->send(seek);
+  client->expect(proto::BaseCommand::CLOSE_CONSUMER);
+  client->expect(proto::BaseCommand::SUCCESS);
+  client->send(subscribe_command("c15", "s", 1, 21));
+  client->expect(proto::BaseCommand::SUCCESS);
+  client->send(flow_command(1, 10));
+  EXPECT_EQ(text(client->expect(proto::BaseCommand::MESSAGE)), "m0");
+}
+
+TEST_F(consumer_test, ConsumerThatLeavesRightAfterFlowHarmsNoOne) {
+  {
+    auto producer = connected_client();
+    publish(*producer, "c16", 5);
+  }
+  // The read a FLOW starts may begin after its consumer is gone.
+  for (int round = 0; round < 50; ++round) {
+    raw_client quitter(server->broker_port());
+    quitter.connect();
+    // Failover, so a newcomer is not refused while the last quitter's leave is on its way.
+    quitter.send(subscribe_command("c16", "s", 1, 20, proto::CommandSubscribe::Failover, "q" + std::to_string(round)));
+    auto reply = quitter.next();
+    while (reply && reply->command.type() == proto::BaseCommand::ACTIVE_CONSUMER_CHANGE) reply = quitter.next();
+    ASSERT_TRUE(reply && reply->command.type() == proto::BaseCommand::SUCCESS);
+    quitter.send(flow_command(1, 10));
+  }
+  auto client = connected_client();
+  client->send(subscribe_command("c16", "s", 1, 30, proto::CommandSubscribe::Failover, "z-last"));
+  client->send(flow_command(1, 10));
+  // Once the quitters are gone it is the active consumer and gets everything unacked.
+  for (;;) {
+    auto f = client->next();
+    ASSERT_TRUE(f) << "no message";
+    if (f->command.type() == proto::BaseCommand::MESSAGE) {
+      EXPECT_EQ(text(*f), "m0");
+      break;
+    }
+  }
 }
 
 }  // namespace
