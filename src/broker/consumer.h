@@ -33,6 +33,7 @@ class consumer {
   int priority_level() const { return _priority_level; }
   const std::shared_ptr<topic>& owner() const { return _topic; }
   const std::shared_ptr<connection>& conn() const { return _conn; }
+  // The subscription it is attached to; null once it left (or was closed with it).
   subscription* sub() const { return _subscription; }
   void attach(subscription* s) { _subscription = s; }
 

@@ -52,6 +52,9 @@ void subscription::remove_consumer(const consumer& c) {
   auto gone = *it;
   _consumers.erase(it);
   gone->mark_closed();
+  // The consumer may outlive this subscription (its connection still holds it): it
+  // must not keep a pointer here.
+  gone->attach(nullptr);
   if (!gone->unacked().empty()) {
     for (auto& [pos, count] : gone->take_unacked()) ++_redelivery_counts[pos];
     _cursor->rewind();
@@ -245,6 +248,7 @@ awaitable<void> subscription::close(bool notify) {
   for (const auto& c : _consumers) {
     if (notify) c->send_close();
     c->mark_closed();
+    c->attach(nullptr);
   }
   _consumers.clear();
   _active = nullptr;
