@@ -185,9 +185,13 @@ std::string latency_row(const char* name, const base::histogram& h) {
 
 }  // namespace
 
+namespace {
+double per_second(std::uint64_t count, double seconds) { return seconds > 0 ? static_cast<double>(count) / seconds : 0; }
+}  // namespace
+
 std::string summary(const perf_options& options, const perf_results& r) {
-  const double produce_rate = r.produce_seconds > 0 ? static_cast<double>(r.sent) / r.produce_seconds : 0;
-  const double consume_rate = r.consume_seconds > 0 ? static_cast<double>(r.received) / r.consume_seconds : 0;
+  const double produce_rate = per_second(r.sent, r.produce_seconds);
+  const double consume_rate = per_second(r.received, r.consume_seconds);
   std::string out = fmt::format(
       "topic {} | {} B messages | {}\n"
       "produced {} msgs in {:.1f} s: {:.0f} msg/s, {:.1f} MB/s; send errors {}\n"
@@ -206,8 +210,8 @@ std::string summary(const perf_options& options, const perf_results& r) {
 }
 
 std::string markdown_report(const perf_options& options, const perf_results& r) {
-  const double produce_rate = r.produce_seconds > 0 ? static_cast<double>(r.sent) / r.produce_seconds : 0;
-  const double consume_rate = r.consume_seconds > 0 ? static_cast<double>(r.received) / r.consume_seconds : 0;
+  const double produce_rate = per_second(r.sent, r.produce_seconds);
+  const double consume_rate = per_second(r.received, r.consume_seconds);
   std::string out = fmt::format(
       "# magnetar-perf run\n\n"
       "| setting | value |\n| --- | --- |\n"

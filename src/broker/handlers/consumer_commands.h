@@ -3,6 +3,9 @@
 
 #include "broker/connection.h"
 #include "broker/consumer.h"
+#include "broker/protocol_error.h"
+
+#include <fmt/format.h>
 
 #include <memory>
 
@@ -13,6 +16,17 @@ inline std::shared_ptr<consumer> find_consumer(connection& conn, std::uint64_t c
   auto it = conn.consumers().find(consumer_id);
   if (it == conn.consumers().end() || it->second->closed()) return nullptr;
   return it->second;
+}
+
+// The same for a request: when there is none, the request is answered ConsumerNotFound.
+inline std::shared_ptr<consumer> find_consumer_for(connection& conn, std::uint64_t consumer_id,
+                                                   std::uint64_t request_id) {
+  auto c = find_consumer(conn, consumer_id);
+  if (!c) {
+    conn.send(error_frame(request_id, proto::ConsumerNotFound,
+                          fmt::format("no consumer {} on this connection", consumer_id)));
+  }
+  return c;
 }
 
 }  // namespace magnetar::broker::handlers

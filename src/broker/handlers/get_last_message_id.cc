@@ -8,12 +8,8 @@
 namespace magnetar::broker::handlers {
 
 void get_last_message_id(connection& conn, const proto::CommandGetLastMessageId& command) {
-  auto c = find_consumer(conn, command.consumer_id());
-  if (!c) {
-    conn.send(error_frame(command.request_id(), proto::ConsumerNotFound,
-                          fmt::format("no consumer {} on this connection", command.consumer_id())));
-    return;
-  }
+  auto c = find_consumer_for(conn, command.consumer_id(), command.request_id());
+  if (!c) return;
   start_request(conn, [c, request_id = command.request_id()](std::shared_ptr<connection> self) -> awaitable<void> {
     auto owner = c->owner();
     auto answer = co_await io::run_on(owner->shard(), [&]() -> awaitable<result<proto::BaseCommand>> {
@@ -39,12 +35,8 @@ void get_last_message_id(connection& conn, const proto::CommandGetLastMessageId&
 }
 
 void consumer_stats(connection& conn, const proto::CommandConsumerStats& command) {
-  auto c = find_consumer(conn, command.consumer_id());
-  if (!c) {
-    conn.send(error_frame(command.request_id(), proto::ConsumerNotFound,
-                          fmt::format("no consumer {} on this connection", command.consumer_id())));
-    return;
-  }
+  auto c = find_consumer_for(conn, command.consumer_id(), command.request_id());
+  if (!c) return;
   start_request(conn, [c, request_id = command.request_id()](std::shared_ptr<connection> self) -> awaitable<void> {
     auto owner = c->owner();
     auto reply = co_await io::run_on(owner->shard(), [&] {

@@ -11,12 +11,8 @@ namespace magnetar::broker::handlers {
 // Moves the consumer's subscription; the subscription then closes its consumers
 // (CLOSE_CONSUMER), and clients subscribe again from the new position.
 void seek(connection& conn, const proto::CommandSeek& command) {
-  auto c = find_consumer(conn, command.consumer_id());
-  if (!c) {
-    conn.send(error_frame(command.request_id(), proto::ConsumerNotFound,
-                          fmt::format("no consumer {} on this connection", command.consumer_id())));
-    return;
-  }
+  auto c = find_consumer_for(conn, command.consumer_id(), command.request_id());
+  if (!c) return;
   if (!command.has_message_id() && !command.has_message_publish_time()) {
     conn.send(error_frame(command.request_id(), proto::UnknownError, "SEEK without message_id or message_publish_time"));
     return;

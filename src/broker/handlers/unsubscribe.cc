@@ -7,12 +7,8 @@
 namespace magnetar::broker::handlers {
 
 void unsubscribe(connection& conn, const proto::CommandUnsubscribe& command) {
-  auto c = find_consumer(conn, command.consumer_id());
-  if (!c) {
-    conn.send(error_frame(command.request_id(), proto::ConsumerNotFound,
-                          fmt::format("no consumer {} on this connection", command.consumer_id())));
-    return;
-  }
+  auto c = find_consumer_for(conn, command.consumer_id(), command.request_id());
+  if (!c) return;
   start_request(conn, [c, command](std::shared_ptr<connection> self) -> awaitable<void> {
     auto owner = c->owner();
     auto done = co_await io::run_on(owner->shard(), [&]() -> awaitable<result<void>> {
