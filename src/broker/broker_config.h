@@ -28,6 +28,16 @@ struct broker_config {
   // Entries a dispatcher reads at once (dispatcherMaxReadBatchSize).
   std::size_t dispatcher_max_read_batch_size = 100;
   std::size_t dispatcher_max_read_size_bytes = 5 * 1024 * 1024;  // dispatcherMaxReadSizeBytes
+  // Shared and Key_Shared: a consumer (a subscription) holding this many messages
+  // unacknowledged gets no more until it acknowledges some; 0: no limit.
+  std::uint64_t max_unacked_messages_per_consumer = 50'000;       // maxUnackedMessagesPerConsumer
+  std::uint64_t max_unacked_messages_per_subscription = 200'000;  // maxUnackedMessagesPerSubscription
+  // Key_Shared AUTO_SPLIT: marks per consumer on the hash ring
+  // (subscriptionKeySharedConsistentHashingReplicaPoints).
+  int key_shared_consistent_hashing_replica_points = 100;
+  // Key_Shared: entries held back for busy consumers before reading ahead stops
+  // (keySharedLookAheadMsgInReplayThresholdPerSubscription).
+  std::size_t key_shared_look_ahead_entries = 20'000;
 
   // Managed ledgers (managedLedger*).
   std::uint64_t managed_ledger_max_entries_per_ledger = 50'000;

@@ -9,7 +9,8 @@ consumer::consumer(std::shared_ptr<connection> conn, std::shared_ptr<topic> owne
                    int priority_level)
     : _conn(std::move(conn)), _topic(std::move(owner)), _id(id), _name(std::move(name)), _priority_level(priority_level) {}
 
-void consumer::send_entry(const mledger::entry& e, int messages, std::uint32_t redelivery_count) {
+void consumer::send_entry(const mledger::entry& e, pending_entry what, std::uint32_t redelivery_count,
+                          const std::vector<std::int64_t>& ack_set) {
   proto::BaseCommand command;
   command.set_type(proto::BaseCommand::MESSAGE);
   auto& message = *command.mutable_message();
@@ -17,29 +18,50 @@ void consumer::send_entry(const mledger::entry& e, int messages, std::uint32_t r
   message.mutable_message_id()->set_ledgerid(static_cast<std::uint64_t>(e.pos.ledger().value()));
   message.mutable_message_id()->set_entryid(static_cast<std::uint64_t>(e.pos.entry().value()));
   if (redelivery_count > 0) message.set_redelivery_count(redelivery_count);
+  for (auto word : ack_set) message.add_ack_set(word);
   _conn->send(wire::encode_payload_header(command, e.data.span()), e.data);
-  _permits -= messages;
-  if (_unacked.emplace(e.pos, messages).second) _unacked_messages += static_cast<std::uint64_t>(messages);
-  _meter.record(static_cast<std::uint64_t>(messages), e.data.size());
-  if (redelivery_count > 0) _redeliveries.record(static_cast<std::uint64_t>(messages), e.data.size());
+  _permits -= what.messages;
+  if (_unacked.emplace(e.pos, what).second) {
+    _unacked_messages += static_cast<std::uint64_t>(what.messages);
+    ++_unacked_hashes[what.key_hash];
+  }
+  _meter.record(static_cast<std::uint64_t>(what.messages), e.data.size());
+  if (redelivery_count > 0) _redeliveries.record(static_cast<std::uint64_t>(what.messages), e.data.size());
 }
 
-void consumer::acked(mledger::position p) {
+void consumer::forget(const pending_entry& p) {
+  _unacked_messages -= static_cast<std::uint64_t>(p.messages);
+  auto h = _unacked_hashes.find(p.key_hash);
+  if (h != _unacked_hashes.end() && --h->second == 0) _unacked_hashes.erase(h);
+}
+
+std::optional<pending_entry> consumer::acked(mledger::position p) {
   auto it = _unacked.find(p);
-  if (it == _unacked.end()) return;
-  _unacked_messages -= static_cast<std::uint64_t>(it->second);
+  if (it == _unacked.end()) return std::nullopt;
+  auto what = it->second;
+  forget(what);
   _unacked.erase(it);
+  return what;
 }
 
 void consumer::acked_upto(mledger::position upto) {
   auto end = _unacked.upper_bound(upto);
-  for (auto it = _unacked.begin(); it != end; ++it) _unacked_messages -= static_cast<std::uint64_t>(it->second);
+  for (auto it = _unacked.begin(); it != end; ++it) forget(it->second);
   _unacked.erase(_unacked.begin(), end);
 }
 
-std::map<mledger::position, int> consumer::take_unacked() {
+std::map<mledger::position, pending_entry> consumer::take_unacked() {
   _unacked_messages = 0;
+  _unacked_hashes.clear();
   return std::exchange(_unacked, {});
+}
+
+std::map<mledger::position, pending_entry> consumer::take_unacked(const std::vector<mledger::position>& which) {
+  std::map<mledger::position, pending_entry> taken;
+  for (const auto& p : which) {
+    if (auto what = acked(p)) taken.emplace(p, *what);
+  }
+  return taken;
 }
 
 void consumer::send_active_change(bool active) {

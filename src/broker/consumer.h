@@ -15,13 +15,23 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 namespace magnetar::broker {
 
 class connection;
 class subscription;
 class topic;
+
+// An entry sent to a consumer and not acknowledged yet.
+struct pending_entry {
+  int messages = 1;
+  // Key_Shared: the entry's sticky key hash (0 for the other types).
+  std::uint16_t key_hash = 0;
+};
 
 class consumer {
  public:
@@ -41,16 +51,24 @@ class consumer {
   std::int64_t permits() const { return _permits; }
   void add_permits(std::uint32_t permits) { _permits += permits; }
 
-  // Sends one entry as MESSAGE frames' worth of messages (a batch counts as its size
-  // against the permits) and remembers it as unacknowledged.
-  void send_entry(const mledger::entry& e, int messages, std::uint32_t redelivery_count);
-  // Forgets acknowledged entries: one, or every one up to `upto`.
-  void acked(mledger::position p);
+  // Sends one entry as a MESSAGE (a batch counts as its size against the permits) and
+  // remembers it as unacknowledged. `ack_set`, when not empty, marks the messages of a
+  // batch still unacknowledged (the client skips the others).
+  void send_entry(const mledger::entry& e, pending_entry what, std::uint32_t redelivery_count,
+                  const std::vector<std::int64_t>& ack_set);
+  // Forgets acknowledged entries: one (returning what it was, if this consumer had it),
+  // or every one up to `upto`.
+  std::optional<pending_entry> acked(mledger::position p);
   void acked_upto(mledger::position upto);
-  // Unacknowledged entries sent to this consumer, by position, with their message count.
-  const std::map<mledger::position, int>& unacked() const { return _unacked; }
-  std::map<mledger::position, int> take_unacked();
+  // Unacknowledged entries sent to this consumer, by position.
+  const std::map<mledger::position, pending_entry>& unacked() const { return _unacked; }
+  bool has_unacked(mledger::position p) const { return _unacked.contains(p); }
+  std::map<mledger::position, pending_entry> take_unacked();
+  // Takes back the given entries only (those this consumer has).
+  std::map<mledger::position, pending_entry> take_unacked(const std::vector<mledger::position>& which);
   std::uint64_t unacked_messages() const { return _unacked_messages; }
+  // Key_Shared: unacknowledged entries per sticky key hash.
+  const std::unordered_map<std::uint16_t, int>& unacked_hashes() const { return _unacked_hashes; }
 
   void send_active_change(bool active);
   // Tells the client the broker closed this consumer (it subscribes again).
@@ -74,8 +92,11 @@ class consumer {
   const int _priority_level;
   subscription* _subscription = nullptr;
   std::int64_t _permits = 0;
-  std::map<mledger::position, int> _unacked;
+  void forget(const pending_entry& p);
+
+  std::map<mledger::position, pending_entry> _unacked;
   std::uint64_t _unacked_messages = 0;
+  std::unordered_map<std::uint16_t, int> _unacked_hashes;
   rate_meter _meter;
   rate_meter _redeliveries;
   std::atomic<bool> _closed{false};

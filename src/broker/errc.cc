@@ -22,6 +22,7 @@ std::string_view describe(errc e) {
     case errc::too_many_requests: return "too many requests";
     case errc::topic_terminated: return "topic terminated";
     case errc::unsupported_version: return "unsupported version";
+    case errc::consumer_assign_error: return "consumer assign error";
   }
   return "unknown broker error";
 }

@@ -30,6 +30,7 @@ enum class errc {
   too_many_requests,       // a pending-request limit is reached
   topic_terminated,
   unsupported_version,
+  consumer_assign_error,   // a Key_Shared consumer's hash ranges clash with another's
 };
 
 constexpr std::string_view category_name(errc) { return "magnetar.broker"; }

@@ -26,6 +26,7 @@ proto::ServerError server_error_of(const error& e) {
       case errc::too_many_requests: return proto::TooManyRequests;
       case errc::topic_terminated: return proto::TopicTerminatedError;
       case errc::unsupported_version: return proto::UnsupportedVersionError;
+      case errc::consumer_assign_error: return proto::ConsumerAssignError;
       case errc::not_allowed:
       case errc::precondition_failed:
       case errc::conflict: return proto::NotAllowedError;

@@ -3,10 +3,8 @@
 #include "base/log.h"
 #include "broker/connection.h"
 #include "broker/consumer.h"
-#include "broker/entry_format.h"
 #include "broker/errc.h"
 #include "broker/topic.h"
-#include "io/run_on.h"
 
 #include <fmt/format.h>
 
@@ -28,21 +26,33 @@ bool acks_whole_entry(const proto::MessageIdData& id) {
   return std::all_of(id.ack_set().begin(), id.ack_set().end(), [](std::int64_t word) { return word == 0; });
 }
 
+bool shares_entries(subscription_type type) {
+  return type == proto::CommandSubscribe::Shared || type == proto::CommandSubscribe::Key_Shared;
+}
+
+const std::vector<std::int64_t> no_ack_set;
+
 }  // namespace
 
 subscription::subscription(topic& owner, std::string name, mledger::managed_cursor* cursor, subscription_type type)
-    : _topic(owner), _name(std::move(name)), _cursor(cursor), _type(type) {}
+    : _topic(owner), _name(std::move(name)), _cursor(cursor), _type(type), _dispatcher(make_dispatcher(*this, type)) {}
 
-result<void> subscription::add_consumer(std::shared_ptr<consumer> c) {
+subscription::~subscription() = default;
+
+result<void> subscription::add_consumer(std::shared_ptr<consumer> c, const proto::CommandSubscribe& request) {
   if (_closing) return fail(errc::service_not_ready, fmt::format("subscription {} is closing", _name));
   if (c->sub() != nullptr) return fail(errc::consumer_busy, "the consumer is attached already");
   if (!_consumers.empty() && _type == proto::CommandSubscribe::Exclusive) {
     return fail(errc::consumer_busy, fmt::format("Exclusive consumer is already connected to subscription {}", _name));
   }
   c->attach(this);
-  _consumers.push_back(std::move(c));
-  choose_active();
-  dispatch();
+  _consumers.push_back(c);
+  auto added = _dispatcher->consumer_added(*c, request);
+  if (!added) {
+    _consumers.pop_back();
+    c->attach(nullptr);
+    return added;
+  }
   return success();
 }
 
@@ -55,55 +65,20 @@ void subscription::remove_consumer(const consumer& c) {
   // The consumer may outlive this subscription (its connection still holds it): it
   // must not keep a pointer here.
   gone->attach(nullptr);
-  if (!gone->unacked().empty()) {
-    for (auto& [pos, count] : gone->take_unacked()) ++_redelivery_counts[pos];
-    _cursor->rewind();
-  }
-  choose_active();
-  dispatch();
-}
-
-void subscription::choose_active() {
-  consumer* previous = _active;
-  if (_consumers.empty()) {
-    _active = nullptr;
-    return;
-  }
-  auto order = _consumers;
-  std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
-    if (a->priority_level() != b->priority_level()) return a->priority_level() < b->priority_level();
-    return a->name() < b->name();
-  });
-  const int top = order.front()->priority_level();
-  const auto top_count = static_cast<std::size_t>(
-      std::count_if(order.begin(), order.end(), [&](const auto& c) { return c->priority_level() == top; }));
-  const int partition = _topic.name().partition();
-  const std::size_t index = partition < 0 ? 0 : static_cast<std::size_t>(partition) % top_count;
-  _active = order[index].get();
-  if (_type != proto::CommandSubscribe::Failover) return;
-  if (_active != previous) {
-    for (const auto& c : _consumers) c->send_active_change(c.get() == _active);
-    // What the previous active consumer had not acknowledged goes to the new one.
-    if (previous != nullptr) {
-      for (const auto& c : _consumers) {
-        if (c.get() == _active) continue;
-        for (auto& [pos, count] : c->take_unacked()) ++_redelivery_counts[pos];
-      }
-      _cursor->rewind();
-    }
-  } else if (previous != nullptr) {
-    // A newcomer that is not active still learns that it is not.
-    _consumers.back()->send_active_change(_consumers.back().get() == _active);
-  }
+  _dispatcher->consumer_removed(*gone);
 }
 
 void subscription::flow(consumer& c, std::uint32_t permits) {
   c.add_permits(permits);
-  if (&c == _active) dispatch();
+  _dispatcher->dispatch();
 }
 
 result<void> subscription::ack(consumer& c, const proto::CommandAck& ack) {
   if (ack.ack_type() == proto::CommandAck::Cumulative) {
+    if (shares_entries(_type)) {
+      return fail(errc::not_allowed, fmt::format("cumulative acks are not allowed on {} subscription {}",
+                                                 type_name(_type), _name));
+    }
     if (ack.message_id_size() != 1) {
       return fail(errc::invalid_request, "a cumulative ack carries exactly one message id");
     }
@@ -113,103 +88,85 @@ result<void> subscription::ack(consumer& c, const proto::CommandAck& ack) {
     if (p <= _cursor->mark_delete_position()) return success();
     MAGNETAR_TRY(_cursor->mark_delete(p));
     for (const auto& other : _consumers) other->acked_upto(p);
-    forget_redelivery_counts_upto(p);
+    forget_upto(p);
     return success();
   }
   for (const auto& id : ack.message_id()) {
-    if (!acks_whole_entry(id)) continue;
-    const auto p = position_of(id);
-    MAGNETAR_TRY(_cursor->delete_entry(p));
-    c.acked(p);
-    _redelivery_counts.erase(p);
+    MAGNETAR_TRY(ack_individual(c, id));
   }
   return success();
 }
 
-void subscription::forget_redelivery_counts_upto(mledger::position p) {
-  std::erase_if(_redelivery_counts, [&](const auto& item) { return item.first <= p; });
-}
-
-void subscription::redeliver_unacknowledged(consumer& c) {
-  for (auto& [pos, count] : c.take_unacked()) ++_redelivery_counts[pos];
-  _cursor->rewind();
-  dispatch();
-}
-
-void subscription::dispatch() {
-  if (_closing || _reading || _active == nullptr || _active->permits() <= 0) return;
-  if (!_cursor->has_more_entries()) {
-    if (_waiting) return;
-    auto pass = _topic.enter();
-    if (!pass) return;
-    _waiting = true;
-    io::spawn(_topic.shard().executor(),
-              [self = shared_from_this(), held = std::make_shared<io::gate::pass>(std::move(pass).value())]() {
-                return self->wait_for_entries(held);
-              });
-    return;
+result<void> subscription::ack_individual(consumer& c, const proto::MessageIdData& id) {
+  const auto p = position_of(id);
+  if (!acks_whole_entry(id) && !ack_batch_indexes(p, id)) return success();
+  if (is_acked(p)) return success();
+  MAGNETAR_TRY(_cursor->delete_entry(p));
+  _redelivery_counts.erase(p);
+  _batch_ack_sets.erase(p);
+  // Usually the acking consumer holds it; after a reconnect another may.
+  consumer* owner = &c;
+  auto what = c.acked(p);
+  for (auto it = _consumers.begin(); !what && it != _consumers.end(); ++it) {
+    owner = it->get();
+    what = owner->acked(p);
   }
-  auto pass = _reads.enter();
-  if (!pass) return;
-  _reading = true;
-  // Sized now: the active consumer may be gone by the time the read starts.
-  const auto max_entries = std::min<std::size_t>(_topic.config().dispatcher_max_read_batch_size,
-                                                 static_cast<std::size_t>(_active->permits()));
-  io::spawn(_topic.shard().executor(), [self = shared_from_this(), max_entries,
-                                        held = std::make_shared<io::gate::pass>(std::move(pass).value())]() {
-    return self->read_and_send(max_entries, held);
-  });
+  _dispatcher->entry_acked(p, what ? owner : nullptr, what ? what->key_hash : 0);
+  return success();
 }
 
-awaitable<void> subscription::wait_for_entries(std::shared_ptr<io::gate::pass> /*held*/) {
-  // The managed ledger, not the cursor, is awaited: an unsubscribe may delete the cursor
-  // meanwhile (hence _closing is checked before the cursor is touched). The check runs
-  // here, not where the wait was spawned: entries added in between must not be missed.
-  auto& ml = _topic.ledger();
-  while (!_closing && !_cursor->has_more_entries()) {
-    auto woke = co_await ml.wait_for_entries_after(ml.last_confirmed());
-    if (!woke) {
-      _waiting = false;
-      co_return;
+bool subscription::ack_batch_indexes(mledger::position p, const proto::MessageIdData& id) {
+  auto [it, fresh] = _batch_ack_sets.try_emplace(p, id.ack_set().begin(), id.ack_set().end());
+  auto& unacked = it->second;
+  if (!fresh) {
+    // Both sets mark what is still unacknowledged: what is left is what both mark.
+    for (std::size_t i = 0; i < unacked.size(); ++i) {
+      unacked[i] &= i < static_cast<std::size_t>(id.ack_set_size()) ? id.ack_set(static_cast<int>(i)) : 0;
     }
   }
-  _waiting = false;
-  if (!_closing) dispatch();
+  return std::all_of(unacked.begin(), unacked.end(), [](std::int64_t word) { return word == 0; });
 }
 
-awaitable<void> subscription::read_and_send(std::size_t max_entries, std::shared_ptr<io::gate::pass> /*held*/) {
-  if (_closing || _active == nullptr) {
-    _reading = false;
-    co_return;
-  }
-  auto entries = co_await _cursor->read_entries(max_entries, _topic.config().dispatcher_max_read_size_bytes);
-  _reading = false;
-  if (!entries) {
-    spdlog::warn("{} subscription {}: read failed: {}", _topic.full_name(), _name, entries.error());
-    if (!_closing) _cursor->rewind();
-    co_return;
-  }
-  if (_closing) co_return;
-  if (_active == nullptr) {
-    // The consumer went while the read ran: read these again for the next one.
-    _cursor->rewind();
-    co_return;
-  }
-  for (const auto& e : entries.value()) {
-    auto metadata = entry_metadata(e.data);
-    const int messages = metadata ? messages_in(metadata.value()) : 1;
-    auto counted = _redelivery_counts.find(e.pos);
-    const std::uint32_t redeliveries = counted == _redelivery_counts.end() ? 0 : counted->second;
-    _active->send_entry(e, messages, redeliveries);
-    _out.record(static_cast<std::uint64_t>(messages), e.data.size());
-    if (redeliveries > 0) _redelivered.record(static_cast<std::uint64_t>(messages), e.data.size());
-  }
-  dispatch();
+bool subscription::is_acked(mledger::position p) const {
+  return p <= _cursor->mark_delete_position() || _cursor->individually_deleted().contains(p);
+}
+
+void subscription::forget_upto(mledger::position p) {
+  std::erase_if(_redelivery_counts, [&](const auto& item) { return item.first <= p; });
+  std::erase_if(_batch_ack_sets, [&](const auto& item) { return item.first <= p; });
+}
+
+void subscription::redeliver(consumer& c, const std::vector<mledger::position>& which) {
+  _dispatcher->redeliver(c, which);
+}
+
+void subscription::send(consumer& c, const mledger::entry& e, pending_entry what) {
+  auto counted = _redelivery_counts.find(e.pos);
+  const std::uint32_t redeliveries = counted == _redelivery_counts.end() ? 0 : counted->second;
+  auto partial = _batch_ack_sets.find(e.pos);
+  c.send_entry(e, what, redeliveries, partial == _batch_ack_sets.end() ? no_ack_set : partial->second);
+  _out.record(static_cast<std::uint64_t>(what.messages), e.data.size());
+  if (redeliveries > 0) _redelivered.record(static_cast<std::uint64_t>(what.messages), e.data.size());
+}
+
+bool subscription::over_unacked_limit(const consumer& c) const {
+  const auto limit = _topic.config().max_unacked_messages_per_consumer;
+  return limit > 0 && c.unacked_messages() >= limit;
+}
+
+bool subscription::over_unacked_limit() const {
+  const auto limit = _topic.config().max_unacked_messages_per_subscription;
+  if (limit == 0) return false;
+  std::uint64_t unacked = 0;
+  for (const auto& c : _consumers) unacked += c->unacked_messages();
+  return unacked >= limit;
 }
 
 awaitable<result<void>> subscription::reset(mledger::position to) {
   MAGNETAR_CO_TRY(co_await _cursor->reset(to));
   _redelivery_counts.clear();
+  _batch_ack_sets.clear();
+  _dispatcher->cursor_moved();
   // Clients drop what they had queued and subscribe again, from the new position.
   auto gone = _consumers;
   for (const auto& c : gone) {
@@ -239,7 +196,8 @@ awaitable<result<void>> subscription::clear_backlog() {
   if (last.entry().value() < 0 || last <= _cursor->mark_delete_position()) co_return success();
   MAGNETAR_CO_TRY(_cursor->mark_delete(last));
   for (const auto& c : _consumers) c->acked_upto(last);
-  _redelivery_counts.clear();
+  forget_upto(last);
+  _dispatcher->cursor_moved();
   co_return success();
 }
 
@@ -251,8 +209,7 @@ awaitable<void> subscription::close(bool notify) {
     c->attach(nullptr);
   }
   _consumers.clear();
-  _active = nullptr;
-  co_await _reads.close();
+  co_await _dispatcher->close();
 }
 
 subscription_stats subscription::stats() const {
@@ -265,8 +222,7 @@ subscription_stats subscription::stats() const {
   out.msg_rate_redeliver = _redelivered.message_rate();
   out.msg_out_counter = _out.messages();
   out.bytes_out_counter = _out.bytes();
-  if (_active != nullptr && _type == proto::CommandSubscribe::Failover) out.active_consumer_name = _active->name();
-  if (_active != nullptr && _type == proto::CommandSubscribe::Exclusive) out.active_consumer_name = _active->name();
+  if (const auto* active = _dispatcher->active_consumer()) out.active_consumer_name = active->name();
   for (const auto& c : _consumers) {
     consumer_stats cs;
     cs.consumer_name = c->name();
@@ -280,6 +236,8 @@ subscription_stats subscription::stats() const {
     cs.available_permits = c->permits();
     cs.unacked_messages = c->unacked_messages();
     cs.priority_level = c->priority_level();
+    cs.blocked_consumer_on_unacked_msgs = shares_entries(_type) && over_unacked_limit(*c);
+    cs.key_hash_ranges = _dispatcher->key_hash_ranges(*c);
     out.unacked_messages += cs.unacked_messages;
     out.consumers.push_back(std::move(cs));
   }
@@ -294,5 +252,4 @@ void subscription::roll(base::clock::time_point now) {
     c->redeliveries().roll(now);
   }
 }
-
 }  // namespace magnetar::broker

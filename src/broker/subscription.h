@@ -1,28 +1,22 @@
-// subscription: a named cursor on a topic with its consumers, and the dispatcher that
-// sends the cursor's entries to them.
+// subscription: a named cursor on a topic with its consumers; a dispatcher (chosen by
+// the subscription type, see dispatcher.h) sends the cursor's entries to them.
 //
-// This dispatcher serves the single-active-consumer types, Exclusive and Failover: one
-// consumer receives at a time. Exclusive refuses a second consumer; Failover orders
-// its consumers by priority level, then name, makes the first active (for a partition,
-// the one at partition index modulo the count of top-priority consumers, as upstream),
-// tells each one whether it is active (ACTIVE_CONSUMER_CHANGE), and on a change rewinds
-// the cursor so the new active consumer gets everything still unacknowledged.
+// The subscription keeps what every type shares: the consumer list, acknowledgements
+// (individual, cumulative, and batch-index acks that leave part of a batch
+// unacknowledged), redelivery counts, the unacknowledged-message limits, and the stats.
+// Redelivery counts and partial batch acks are kept in memory (lost on restart, as
+// upstream's in-memory redelivery tracker; a restart then redelivers a partly
+// acknowledged batch whole, which is at-least-once).
 //
-// The dispatch cycle: while the active consumer has permits and the cursor has entries,
-// read up to dispatcherMaxReadBatchSize entries and send them; else wait for entries
-// (or permits). A batch entry costs its message count in permits, as upstream.
-// Redelivery counts are kept per entry in memory (lost on restart, as upstream's
-// in-memory tracker).
-//
-// Owned by its topic (shared_ptr: its background coroutines hold it too), on the topic's
-// shard; not thread-safe.
+// Owned by its topic (shared_ptr: the dispatcher's coroutines hold it too), on the
+// topic's shard; not thread-safe.
 #pragma once
 
 #include "base/result.h"
+#include "broker/dispatcher.h"
 #include "broker/rate_meter.h"
 #include "broker/topic_admin.h"
 #include "io/asio.h"
-#include "io/gate.h"
 #include "mledger/managed_cursor.h"
 #include "proto/pulsar_api.pb.h"
 
@@ -35,6 +29,7 @@
 namespace magnetar::broker {
 
 class consumer;
+struct pending_entry;
 class topic;
 
 using subscription_type = proto::CommandSubscribe::SubType;
@@ -42,23 +37,26 @@ using subscription_type = proto::CommandSubscribe::SubType;
 class subscription : public std::enable_shared_from_this<subscription> {
  public:
   subscription(topic& owner, std::string name, mledger::managed_cursor* cursor, subscription_type type);
+  ~subscription();
 
   const std::string& name() const { return _name; }
   subscription_type type() const { return _type; }
   bool is_durable() const { return _cursor->is_durable(); }
+  topic& owner() { return _topic; }
   mledger::managed_cursor& cursor() { return *_cursor; }
   const std::vector<std::shared_ptr<consumer>>& consumers() const { return _consumers; }
 
-  // errc::consumer_busy when the type doesn't admit it (Exclusive taken, another type).
-  result<void> add_consumer(std::shared_ptr<consumer> c);
-  // Its unacknowledged entries go to the next active consumer.
+  // errc::consumer_busy when the type doesn't admit it (Exclusive taken, a Key_Shared
+  // mode mismatch), errc::consumer_assign_error for clashing Key_Shared hash ranges.
+  result<void> add_consumer(std::shared_ptr<consumer> c, const proto::CommandSubscribe& request);
+  // Its unacknowledged entries go to the other consumers.
   void remove_consumer(const consumer& c);
 
   void flow(consumer& c, std::uint32_t permits);
   result<void> ack(consumer& c, const proto::CommandAck& ack);
-  // Sends again what `c` has not acknowledged (all of it: single-active dispatch
-  // rewinds), counting a redelivery for each entry.
-  void redeliver_unacknowledged(consumer& c);
+  // Sends again what `c` has not acknowledged: the entries named, or all when none is
+  // (single-active types always resend all, in order), counting a redelivery for each.
+  void redeliver(consumer& c, const std::vector<mledger::position>& which);
 
   // Seek: the next entry delivered is `to` (or the first after it); consumers are
   // closed so that clients drop what they had queued and subscribe again.
@@ -76,25 +74,33 @@ class subscription : public std::enable_shared_from_this<subscription> {
   subscription_stats stats() const;
   void roll(base::clock::time_point now);
 
+  // For the dispatchers.
+  dispatcher& dispatcher_of() { return *_dispatcher; }
+  // Sends the entry to `c` with its redelivery count and partial batch ack.
+  void send(consumer& c, const mledger::entry& e, pending_entry what);
+  bool is_acked(mledger::position p) const;
+  void count_redelivery(mledger::position p) { ++_redelivery_counts[p]; }
+  // maxUnackedMessagesPerConsumer / PerSubscription reached (Shared, Key_Shared).
+  bool over_unacked_limit(const consumer& c) const;
+  bool over_unacked_limit() const;
+
  private:
-  consumer* active() const { return _active; }
-  void choose_active();
-  void dispatch();
-  awaitable<void> read_and_send(std::size_t max_entries, std::shared_ptr<io::gate::pass> held);
-  awaitable<void> wait_for_entries(std::shared_ptr<io::gate::pass> held);
-  void forget_redelivery_counts_upto(mledger::position p);
+  result<void> ack_individual(consumer& c, const proto::MessageIdData& id);
+  // Merges a batch-index ack; true when it completes the entry.
+  bool ack_batch_indexes(mledger::position p, const proto::MessageIdData& id);
+  void forget_upto(mledger::position p);
 
   topic& _topic;
   const std::string _name;
   mledger::managed_cursor* _cursor;
   const subscription_type _type;
+  std::unique_ptr<dispatcher> _dispatcher;
   std::vector<std::shared_ptr<consumer>> _consumers;
-  consumer* _active = nullptr;
-  bool _reading = false;
-  bool _waiting = false;
   bool _closing = false;
-  io::gate _reads{"subscription reads"};
   std::unordered_map<mledger::position, std::uint32_t> _redelivery_counts;
+  // Batches partly acknowledged: bit i set = message i not acknowledged yet (the ack
+  // set's encoding on the wire).
+  std::unordered_map<mledger::position, std::vector<std::int64_t>> _batch_ack_sets;
   // What the subscription delivered, its consumers come and gone (msgOutCounter).
   rate_meter _out;
   rate_meter _redelivered;

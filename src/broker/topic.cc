@@ -193,15 +193,10 @@ awaitable<result<std::shared_ptr<consumer>>> topic::subscribe(std::shared_ptr<co
                                                               proto::CommandSubscribe request) {
   if (_closing) co_return fail(errc::service_not_ready, fmt::format("topic {} is closing", _full_name));
   if (request.subscription().empty()) co_return fail(errc::invalid_request, "the subscription name is empty");
-  const auto type = request.subtype();
-  if (type != proto::CommandSubscribe::Exclusive && type != proto::CommandSubscribe::Failover) {
-    co_return fail(errc::not_allowed, fmt::format("subscription type {} is not supported yet",
-                                                  proto::CommandSubscribe::SubType_Name(type)));
-  }
   MAGNETAR_CO_TRY(sub, co_await open_subscription(request));
   auto c = std::make_shared<consumer>(std::move(conn), shared_from_this(), request.consumer_id(),
                                       request.consumer_name(), request.priority_level());
-  MAGNETAR_CO_TRY(sub->add_consumer(c));
+  MAGNETAR_CO_TRY(sub->add_consumer(c, request));
   co_return c;
 }
 

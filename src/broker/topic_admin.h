@@ -45,6 +45,9 @@ struct consumer_stats {
   std::int64_t available_permits = 0;
   std::uint64_t unacked_messages = 0;
   int priority_level = 0;
+  bool blocked_consumer_on_unacked_msgs = false;
+  // Key_Shared: the key hash ranges it owns, inclusive.
+  std::vector<std::pair<int, int>> key_hash_ranges;
 };
 
 struct subscription_stats {

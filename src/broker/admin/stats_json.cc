@@ -24,7 +24,7 @@ json to_json(const publisher_stats& s) {
 }
 
 json to_json(const consumer_stats& s) {
-  return json{{"consumerName", s.consumer_name},
+  json out{{"consumerName", s.consumer_name},
               {"address", s.address},
               {"connectedSince", s.connected_since},
               {"msgRateOut", s.msg_rate_out},
@@ -35,8 +35,20 @@ json to_json(const consumer_stats& s) {
               {"availablePermits", s.available_permits},
               {"unackedMessages", s.unacked_messages},
               {"priorityLevel", s.priority_level},
-              {"blockedConsumerOnUnackedMsgs", false},
+              {"blockedConsumerOnUnackedMsgs", s.blocked_consumer_on_unacked_msgs},
               {"metadata", json::object()}};
+  if (!s.key_hash_ranges.empty()) {
+    // Upstream gives both: "[start, end]" strings and, newer, [start, end] pairs.
+    json text = json::array();
+    json pairs = json::array();
+    for (const auto& [start, end] : s.key_hash_ranges) {
+      text.push_back(fmt::format("[{}, {}]", start, end));
+      pairs.push_back(json::array({start, end}));
+    }
+    out["keyHashRanges"] = std::move(text);
+    out["keyHashRangeArrays"] = std::move(pairs);
+  }
+  return out;
 }
 
 json to_json(const subscription_stats& s) {

@@ -21,9 +21,15 @@ void redeliver_unacknowledged(connection& conn, const proto::CommandRedeliverUna
   auto c = find_consumer(conn, command.consumer_id());
   if (!c) return;
   auto owner = c->owner();
-  asio::post(owner->shard().executor(), [c] {
+  std::vector<mledger::position> which;
+  which.reserve(static_cast<std::size_t>(command.message_ids_size()));
+  for (const auto& id : command.message_ids()) {
+    which.emplace_back(ledger_id(static_cast<std::int64_t>(id.ledgerid())),
+                       entry_id(static_cast<std::int64_t>(id.entryid())));
+  }
+  asio::post(owner->shard().executor(), [c, which = std::move(which)] {
     if (c->closed() || c->sub() == nullptr) return;
-    c->sub()->redeliver_unacknowledged(*c);
+    c->sub()->redeliver(*c, which);
   });
 }
 

@@ -1,0 +1,145 @@
+#include "broker/key_shared_selector.h"
+
+#include "base/murmur3.h"
+#include "broker/consumer.h"
+#include "broker/errc.h"
+#include "broker/sticky_key.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string>
+
+namespace magnetar::broker {
+
+namespace {
+
+class consistent_hash_selector final : public key_shared_selector {
+ public:
+  explicit consistent_hash_selector(int points) : _points(points) {}
+
+  result<void> add(consumer& c, const proto::KeySharedMeta& /*meta*/) override {
+    for (int i = 0; i < _points; ++i) _ring[mark(c, i)].push_back(&c);
+    return success();
+  }
+
+  void remove(const consumer& c) override {
+    for (int i = 0; i < _points; ++i) {
+      auto it = _ring.find(mark(c, i));
+      if (it == _ring.end()) continue;
+      std::erase(it->second, &c);
+      if (it->second.empty()) _ring.erase(it);
+    }
+  }
+
+  consumer* select(std::uint16_t hash) const override {
+    if (_ring.empty()) return nullptr;
+    auto it = _ring.lower_bound(hash);
+    if (it == _ring.end()) it = _ring.begin();
+    // Marks that collide (consumers of the same name, or chance) share the hashes.
+    const auto& owners = it->second;
+    return owners[hash % owners.size()];
+  }
+
+  std::vector<std::pair<int, int>> ranges_of(const consumer& c) const override {
+    std::vector<std::pair<int, int>> out;
+    if (_ring.empty()) return out;
+    // Each mark owns the hashes after the previous mark, up to itself.
+    int previous = static_cast<int>(_ring.rbegin()->first) - static_cast<int>(key_hash_ring_size);
+    for (const auto& [point, owners] : _ring) {
+      if (std::find(owners.begin(), owners.end(), &c) != owners.end()) {
+        const int from = previous + 1;
+        const int to = static_cast<int>(point);
+        if (from < 0) {
+          out.emplace_back(from + static_cast<int>(key_hash_ring_size), key_hash_ring_size - 1);
+          out.emplace_back(0, to);
+        } else {
+          out.emplace_back(from, to);
+        }
+      }
+      previous = static_cast<int>(point);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+ private:
+  static std::uint32_t mark(const consumer& c, int i) { return sticky_key_hash(c.name() + std::to_string(i)); }
+
+  const int _points;
+  std::map<std::uint32_t, std::vector<consumer*>> _ring;
+};
+
+class sticky_range_selector final : public key_shared_selector {
+ public:
+  result<void> add(consumer& c, const proto::KeySharedMeta& meta) override {
+    if (meta.hashranges_size() == 0) {
+      return fail(errc::consumer_assign_error, "a STICKY Key_Shared consumer must give its hash ranges");
+    }
+    std::vector<std::pair<int, int>> wanted;
+    for (const auto& r : meta.hashranges()) {
+      if (r.start() < 0 || r.end() >= static_cast<int>(key_hash_ring_size) || r.start() > r.end()) {
+        return fail(errc::consumer_assign_error,
+                    fmt::format("hash range [{}, {}] is not within [0, {}]", r.start(), r.end(), key_hash_ring_size - 1));
+      }
+      for (const auto& [start, end] : wanted) {
+        if (r.start() <= end && start <= r.end()) {
+          return fail(errc::consumer_assign_error,
+                      fmt::format("hash ranges [{}, {}] and [{}, {}] overlap", start, end, r.start(), r.end()));
+        }
+      }
+      if (const auto* taken = overlapping(r.start(), r.end())) {
+        return fail(errc::consumer_assign_error,
+                    fmt::format("hash range [{}, {}] overlaps [{}, {}] of consumer {}", r.start(), r.end(),
+                                taken->first, taken->second.end, taken->second.owner->name()));
+      }
+      wanted.emplace_back(r.start(), r.end());
+    }
+    for (const auto& [start, end] : wanted) _ranges.emplace(start, range{end, &c});
+    return success();
+  }
+
+  void remove(const consumer& c) override {
+    std::erase_if(_ranges, [&](const auto& item) { return item.second.owner == &c; });
+  }
+
+  consumer* select(std::uint16_t hash) const override {
+    auto it = _ranges.upper_bound(hash);
+    if (it == _ranges.begin()) return nullptr;
+    --it;
+    return hash <= it->second.end ? it->second.owner : nullptr;
+  }
+
+  std::vector<std::pair<int, int>> ranges_of(const consumer& c) const override {
+    std::vector<std::pair<int, int>> out;
+    for (const auto& [start, r] : _ranges) {
+      if (r.owner == &c) out.emplace_back(start, r.end);
+    }
+    return out;
+  }
+
+ private:
+  struct range {
+    int end;
+    consumer* owner;
+  };
+
+  const std::pair<const int, range>* overlapping(int start, int end) const {
+    auto it = _ranges.upper_bound(end);
+    if (it == _ranges.begin()) return nullptr;
+    --it;
+    return it->second.end >= start ? &*it : nullptr;
+  }
+
+  std::map<int, range> _ranges;
+};
+
+}  // namespace
+
+std::unique_ptr<key_shared_selector> make_consistent_hash_selector(int points_per_consumer) {
+  return std::make_unique<consistent_hash_selector>(points_per_consumer);
+}
+
+std::unique_ptr<key_shared_selector> make_sticky_range_selector() { return std::make_unique<sticky_range_selector>(); }
+
+}  // namespace magnetar::broker
