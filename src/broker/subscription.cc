@@ -104,6 +104,7 @@ result<void> subscription::ack_individual(consumer& c, const proto::MessageIdDat
   MAGNETAR_TRY(_cursor->delete_entry(p));
   _redelivery_counts.erase(p);
   _batch_ack_sets.erase(p);
+  const bool was_blocked = shares_entries(_type) && over_unacked_limit();
   // Usually the acking consumer holds it; after a reconnect another may.
   consumer* owner = &c;
   auto what = c.acked(p);
@@ -112,6 +113,12 @@ result<void> subscription::ack_individual(consumer& c, const proto::MessageIdDat
     what = owner->acked(p);
   }
   _dispatcher->entry_acked(p, what ? owner : nullptr, what ? what->key_hash : 0);
+  // An ack that takes a consumer, or the subscription, back under its unacked limit
+  // lets dispatch go on.
+  const auto limit = _topic.config().max_unacked_messages_per_consumer;
+  const bool owner_unblocked = what && shares_entries(_type) && limit > 0 && owner->unacked_messages() < limit &&
+                               owner->unacked_messages() + static_cast<std::uint64_t>(what->messages) >= limit;
+  if (owner_unblocked || (was_blocked && !over_unacked_limit())) _dispatcher->dispatch();
   return success();
 }
 
