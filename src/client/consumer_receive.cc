@@ -246,14 +246,16 @@ result<void> consumer_impl::acknowledge_cumulative(const message_id& id) {
   }
   std::lock_guard lock(_mutex);
   if (_state == state::closed || _state == state::failed) return closed_error_locked();
+  // The entry before `id`'s: what a cumulative ack inside a batch wholly covers.
+  const message_id previous(id.ledger_id(), id.entry_id() - 1, id.partition());
   if (_batch_acks.ack_cumulative(id)) {
     _acks.add_cumulative(id.entry());
     if (_unacked) _unacked->remove_upto(id.entry());
   } else if (_options.config.batch_index_ack_enabled) {
     _acks.add_partial_cumulative(id.entry(), _batch_acks.ack_set_of(id));
-    if (_unacked && id.entry_id() > 0) _unacked->remove_upto(message_id(id.ledger_id(), id.entry_id() - 1, id.partition()));
+    if (_unacked) _unacked->remove_upto(previous);
   } else if (id.entry_id() > 0) {
-    if (_unacked) _unacked->remove_upto(message_id(id.ledger_id(), id.entry_id() - 1, id.partition()));
+    if (_unacked) _unacked->remove_upto(previous);
     // Part of a batch is acked: everything before its entry is.
     _acks.add_cumulative(message_id(id.ledger_id(), id.entry_id() - 1, id.partition()));
   } else {

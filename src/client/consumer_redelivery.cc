@@ -211,7 +211,7 @@ void consumer_impl::reconsume_later(const message& m, std::chrono::milliseconds 
       letter = retry_message(m, delay);
     }
   }
-  producer->send(std::move(letter), [weak = weak_from_this(), id = m.id(), done = std::move(done)](result<message_id> sent) {
+  auto acked = [weak = weak_from_this(), id = m.id(), done = std::move(done)](result<message_id> sent) {
     if (!sent) {
       done(sent.error());
       return;
@@ -222,7 +222,8 @@ void consumer_impl::reconsume_later(const message& m, std::chrono::milliseconds 
       return;
     }
     done(self->acknowledge(id));
-  });
+  };
+  producer->send(std::move(letter), std::move(acked));
 }
 
 }  // namespace magnetar::client_detail
