@@ -96,6 +96,7 @@ proto::BaseCommand producer_command(const producer_request& r) {
   }
   if (r.topic_epoch) m.set_topic_epoch(*r.topic_epoch);
   add_metadata(*m.mutable_metadata(), r.metadata);
+  if (!r.initial_subscription_name.empty()) m.set_initial_subscription_name(r.initial_subscription_name);
   return c;
 }
 
@@ -126,10 +127,23 @@ proto::BaseCommand subscribe_command(const subscribe_request& r) {
     case subscription_type::exclusive: m.set_subtype(proto::CommandSubscribe::Exclusive); break;
     case subscription_type::shared: m.set_subtype(proto::CommandSubscribe::Shared); break;
     case subscription_type::failover: m.set_subtype(proto::CommandSubscribe::Failover); break;
-    case subscription_type::key_shared:
+    case subscription_type::key_shared: {
       m.set_subtype(proto::CommandSubscribe::Key_Shared);
-      m.mutable_keysharedmeta()->set_keysharedmode(proto::AUTO_SPLIT);
+      auto& meta = *m.mutable_keysharedmeta();
+      // As upstream: ranges travel only in sticky mode; auto-split lets the broker choose.
+      if (r.key_shared.mode == key_shared_mode::sticky) {
+        meta.set_keysharedmode(proto::STICKY);
+        for (const auto& range : r.key_shared.sticky_ranges) {
+          auto* hr = meta.add_hashranges();
+          hr->set_start(range.start);
+          hr->set_end(range.end);
+        }
+      } else {
+        meta.set_keysharedmode(proto::AUTO_SPLIT);
+      }
+      meta.set_allowoutoforderdelivery(r.key_shared.allow_out_of_order_delivery);
       break;
+    }
   }
   m.set_consumer_id(r.consumer_id);
   m.set_request_id(r.request_id);
@@ -164,6 +178,21 @@ proto::BaseCommand ack_command(std::uint64_t consumer_id, proto::CommandAck::Ack
   return c;
 }
 
+proto::BaseCommand ack_command(std::uint64_t consumer_id, proto::CommandAck::AckType type,
+                               const std::vector<entry_ack>& acks) {
+  auto c = typed(proto::BaseCommand::ACK);
+  auto& m = *c.mutable_ack();
+  m.set_consumer_id(consumer_id);
+  m.set_ack_type(type);
+  for (const auto& a : acks) {
+    auto* d = m.add_message_id();
+    d->set_ledgerid(static_cast<std::uint64_t>(a.entry.ledger_id()));
+    d->set_entryid(static_cast<std::uint64_t>(a.entry.entry_id()));
+    for (auto word : a.ack_set) d->add_ack_set(word);
+  }
+  return c;
+}
+
 proto::BaseCommand unsubscribe_command(std::uint64_t consumer_id, std::uint64_t request_id) {
   auto c = typed(proto::BaseCommand::UNSUBSCRIBE);
   c.mutable_unsubscribe()->set_consumer_id(consumer_id);
@@ -181,6 +210,18 @@ proto::BaseCommand close_consumer_command(std::uint64_t consumer_id, std::uint64
 proto::BaseCommand redeliver_command(std::uint64_t consumer_id) {
   auto c = typed(proto::BaseCommand::REDELIVER_UNACKNOWLEDGED_MESSAGES);
   c.mutable_redeliverunacknowledgedmessages()->set_consumer_id(consumer_id);
+  return c;
+}
+
+proto::BaseCommand redeliver_command(std::uint64_t consumer_id, const std::vector<message_id>& entries) {
+  auto c = redeliver_command(consumer_id);
+  auto& m = *c.mutable_redeliverunacknowledgedmessages();
+  for (const auto& id : entries) {
+    auto* d = m.add_message_ids();
+    d->set_ledgerid(static_cast<std::uint64_t>(id.ledger_id()));
+    d->set_entryid(static_cast<std::uint64_t>(id.entry_id()));
+    if (id.partition() >= 0) d->set_partition(id.partition());
+  }
   return c;
 }
 

@@ -43,6 +43,8 @@ struct producer_request {
   producer_access_mode access_mode = producer_access_mode::shared;
   std::optional<std::uint64_t> topic_epoch;
   std::map<std::string, std::string> metadata;
+  // Dead letter producers: a subscription the broker makes on the topic. Empty: none.
+  std::string initial_subscription_name;
 };
 proto::BaseCommand producer_command(const producer_request& r);
 proto::BaseCommand close_producer_command(std::uint64_t producer_id, std::uint64_t request_id);
@@ -61,14 +63,25 @@ struct subscribe_request {
   std::optional<message_id> start;  // non-durable only
   initial_position position = initial_position::latest;
   std::map<std::string, std::string> metadata;
+  key_shared_policy key_shared;  // Key_Shared only
 };
 proto::BaseCommand subscribe_command(const subscribe_request& r);
 proto::BaseCommand flow_command(std::uint64_t consumer_id, std::uint32_t permits);
 proto::BaseCommand ack_command(std::uint64_t consumer_id, proto::CommandAck::AckType type,
                                const std::vector<message_id>& ids);
+// An entry id with the batch indexes still unacknowledged (see encode_ack_set); an empty
+// set acknowledges the whole entry.
+struct entry_ack {
+  message_id entry;
+  std::vector<std::int64_t> ack_set;
+};
+proto::BaseCommand ack_command(std::uint64_t consumer_id, proto::CommandAck::AckType type,
+                               const std::vector<entry_ack>& acks);
 proto::BaseCommand unsubscribe_command(std::uint64_t consumer_id, std::uint64_t request_id);
 proto::BaseCommand close_consumer_command(std::uint64_t consumer_id, std::uint64_t request_id);
 proto::BaseCommand redeliver_command(std::uint64_t consumer_id);
+// Only these entries (Shared and Key_Shared; single-active brokers send everything again).
+proto::BaseCommand redeliver_command(std::uint64_t consumer_id, const std::vector<message_id>& entries);
 proto::BaseCommand seek_command(std::uint64_t consumer_id, std::uint64_t request_id, const message_id& id);
 proto::BaseCommand seek_command(std::uint64_t consumer_id, std::uint64_t request_id, std::uint64_t publish_time_ms);
 proto::BaseCommand get_last_message_id_command(std::uint64_t consumer_id, std::uint64_t request_id);

@@ -3,6 +3,9 @@
 #include "client/consumer_impl.h"
 #include "magnetar/errc.h"
 
+#include <future>
+#include <memory>
+
 namespace magnetar {
 
 namespace {
@@ -57,6 +60,31 @@ result<void> consumer::acknowledge_cumulative(const message_id& id) {
 result<void> consumer::redeliver_unacknowledged() {
   if (!_impl) return closed_error();
   return _impl->redeliver_unacknowledged();
+}
+
+result<void> consumer::negative_acknowledge(const message_id& id) {
+  if (!_impl) return closed_error();
+  return _impl->negative_acknowledge(id);
+}
+
+result<void> consumer::reconsume_later(const message& m, std::chrono::milliseconds delay) {
+  if (!_impl) return closed_error();
+  if (_impl->client()->on_io_thread()) {
+    return fail(client_errc::invalid_argument, "a blocking reconsume_later on a client io thread would deadlock");
+  }
+  auto promise = std::make_shared<std::promise<result<void>>>();
+  auto future = promise->get_future();
+  _impl->reconsume_later(m, delay, [promise](result<void> r) { promise->set_value(std::move(r)); });
+  return future.get();
+}
+
+void consumer::reconsume_later_async(const message& m, std::chrono::milliseconds delay,
+                                     std::function<void(result<void>)> done) {
+  if (!_impl) {
+    done(closed_error());
+    return;
+  }
+  _impl->reconsume_later(m, delay, std::move(done));
 }
 
 result<void> consumer::seek(const message_id& id) {

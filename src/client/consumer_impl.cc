@@ -3,6 +3,7 @@
 #include "client/consumer_impl.h"
 
 #include "client/commands.h"
+#include "client/consumer_config_check.h"
 #include "client/server_error.h"
 #include "magnetar/errc.h"
 
@@ -30,7 +31,13 @@ consumer_impl::consumer_impl(std::shared_ptr<client_impl> client, consumer_optio
       _consumer_name(_options.config.consumer_name.empty() ? random_name() : _options.config.consumer_name),
       _start(_options.start), _start_inclusive(_options.start_inclusive),
       _acks(std::max<std::size_t>(1, _options.config.max_acks_per_group)), _ack_timer(_home.executor()),
-      _backoff(_client->config().initial_backoff, _client->config().max_backoff), _reconnect_timer(_home.executor()) {}
+      _backoff(_client->config().initial_backoff, _client->config().max_backoff), _reconnect_timer(_home.executor()),
+      _nacks(_options.config.negative_ack_redelivery_delay), _nack_timer(_home.executor()),
+      _unacked_timer(_home.executor()) {
+  if (_options.config.ack_timeout.count() > 0 && _options.config.ack_timeout_tick.count() > 0) {
+    _unacked.emplace(_options.config.ack_timeout, _options.config.ack_timeout_tick);
+  }
+}
 
 consumer_impl::~consumer_impl() {
   std::shared_ptr<connection> c;
@@ -76,6 +83,7 @@ error consumer_impl::closed_error_locked() const {
 
 awaitable<result<void>> consumer_impl::start() {
   if (_options.subscription.empty()) co_return fail(client_errc::invalid_argument, "the subscription name is empty");
+  MAGNETAR_CO_TRY(check_consumer_config(_options.config));
   co_return co_await connect_once();
 }
 
@@ -97,6 +105,7 @@ awaitable<result<void>> consumer_impl::connect_once() {
     request.durable = _options.durable;
     request.position = _options.config.position;
     request.metadata = _options.config.properties;
+    request.key_shared = _options.config.key_shared_policy;
     if (!_options.durable) {
       // earliest and latest travel as the initial position: brokers read -1 (all ones)
       // in a start id differently.
@@ -129,6 +138,7 @@ awaitable<result<void>> consumer_impl::connect_once() {
     _queue.clear();
     _queued_bytes = 0;
     _batch_acks.clear();
+    forget_redelivery_locked();
     _permits_to_return = 0;
     _connection = c;
     _state = state::ready;
@@ -255,6 +265,7 @@ awaitable<result<void>> consumer_impl::seek(std::optional<message_id> id, std::o
   _queue.clear();
   _queued_bytes = 0;
   _batch_acks.clear();
+  forget_redelivery_locked();
   _last_dequeued.reset();
   if (!_options.durable) {
     if (id) {
@@ -313,7 +324,18 @@ awaitable<result<void>> consumer_impl::unsubscribe() {
 
 awaitable<result<void>> consumer_impl::close() {
   std::shared_ptr<connection> c;
+  std::vector<std::shared_ptr<letter_producer>> letters;
   actions out;
+  {
+    std::lock_guard lock(_mutex);
+    if (_state == state::closed) co_return success();
+    letters = {_dead_letters, _retry_letters};
+  }
+  // Dead and retry letters in flight are published first, so that their acks go out
+  // with the others below.
+  for (auto& l : letters) {
+    if (l) co_await l->close();
+  }
   {
     std::lock_guard lock(_mutex);
     if (_state == state::closed) co_return success();
@@ -334,6 +356,8 @@ awaitable<result<void>> consumer_impl::close() {
     _state = state::closed;
     _ack_timer.cancel();
     _reconnect_timer.cancel();
+    _nack_timer.cancel();
+    _unacked_timer.cancel();
     close_waiters_locked(closed_error_locked(), out);
   }
   _arrived.notify_all();
@@ -343,6 +367,7 @@ awaitable<result<void>> consumer_impl::close() {
 
 void consumer_impl::shutdown() {
   std::shared_ptr<connection> c;
+  std::vector<std::shared_ptr<letter_producer>> letters;
   actions out;
   {
     std::lock_guard lock(_mutex);
@@ -350,9 +375,15 @@ void consumer_impl::shutdown() {
     if (_connection) flush_acks_locked();
     _state = state::closed;
     c = std::move(_connection);
+    letters = {_dead_letters, _retry_letters};
     _ack_timer.cancel();
     _reconnect_timer.cancel();
+    _nack_timer.cancel();
+    _unacked_timer.cancel();
     close_waiters_locked(closed_error_locked(), out);
+  }
+  for (auto& l : letters) {
+    if (l) l->shutdown();
   }
   _arrived.notify_all();
   if (c) {

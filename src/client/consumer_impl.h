@@ -7,6 +7,13 @@
 // before its start position, because the broker delivers whole entries, and after a
 // reconnect starts again after the last message the app took.
 //
+// Redelivery on the client's initiative (negative acks, the ack timeout) asks a Shared or
+// Key_Shared subscription for the listed entries only, and a single-active one
+// (Exclusive, Failover) for everything unacknowledged, as upstream does: those brokers
+// redeliver everything anyway, so the queue is dropped. Messages that were redelivered
+// more than the dead letter policy allows go to the dead letter topic instead of the
+// app (consumer_redelivery.cc).
+//
 // Threading: all state is under `_mutex`; public calls come from any thread, listener
 // calls from the connection's shard, timers and the reconnect coroutine on the home
 // shard. Callbacks to the app run after the lock is released, on io threads.
@@ -16,6 +23,9 @@
 #include "client/backoff.h"
 #include "client/client_impl.h"
 #include "client/connection.h"
+#include "client/dead_letter.h"
+#include "client/negative_ack_tracker.h"
+#include "client/unacked_tracker.h"
 #include "magnetar/consumer.h"
 
 #include <chrono>
@@ -25,6 +35,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -56,6 +67,10 @@ class consumer_impl final : public consumer_listener, public std::enable_shared_
   result<void> acknowledge(const message_id& id);
   result<void> acknowledge_cumulative(const message_id& id);
   result<void> redeliver_unacknowledged();
+  result<void> negative_acknowledge(const message_id& id);
+  // Publishes `m` to the retry letter topic (or, past max_redeliver_count retries, to
+  // the dead letter topic), then acks it; `done` runs on an io thread.
+  void reconsume_later(const message& m, std::chrono::milliseconds delay, std::function<void(result<void>)> done);
 
   awaitable<result<void>> seek(std::optional<message_id> id, std::optional<std::uint64_t> publish_time_ms);
   awaitable<result<message_id>> get_last_message_id();
@@ -102,6 +117,25 @@ class consumer_impl final : public consumer_listener, public std::enable_shared_
   error closed_error_locked() const;
   static void run(actions& a);
 
+  // consumer_redelivery.cc
+  bool single_active() const;
+  // Asks for `entries` again (see the top of this file).
+  void redeliver_locked(const std::vector<message_id>& entries);
+  void redeliver_all_locked();
+  // What the client itself tracks for redelivery is void after a reconnect or a seek.
+  void forget_redelivery_locked();
+  void arm_nack_timer_locked();
+  void on_nack_timer();
+  void arm_unacked_timer_locked();
+  void on_unacked_tick();
+  // A message delivered too often: true when it goes to the dead letter topic (into
+  // `out`) rather than to the app.
+  bool divert_to_dead_letter_locked(const message& m, std::vector<message>& out);
+  // Publishes, then acks (nacks on failure); called without the lock.
+  void dead_letter(std::vector<message> messages);
+  std::shared_ptr<letter_producer> dead_letter_producer_locked();
+  std::shared_ptr<letter_producer> retry_letter_producer_locked();
+
   const std::shared_ptr<client_impl> _client;
   const consumer_options _options;
   const std::uint64_t _consumer_id;
@@ -133,6 +167,19 @@ class consumer_impl final : public consumer_listener, public std::enable_shared_
   backoff _backoff;
   asio::steady_timer _reconnect_timer;
   bool _reconnect_scheduled = false;
+  negative_ack_tracker _nacks;
+  asio::steady_timer _nack_timer;
+  bool _nack_timer_armed = false;
+  // Set when ack_timeout is on.
+  std::optional<unacked_tracker> _unacked;
+  asio::steady_timer _unacked_timer;
+  bool _unacked_timer_armed = false;
+  // Made on first use.
+  std::shared_ptr<letter_producer> _dead_letters;
+  std::shared_ptr<letter_producer> _retry_letters;
+  // Messages on their way to the dead letter topic: a redelivery of one meanwhile is
+  // dropped, so it is not dead-lettered twice.
+  std::set<message_id> _dead_lettering;
 };
 
 }  // namespace magnetar::client_detail

@@ -13,6 +13,7 @@ namespace magnetar::client_detail {
 void consumer_impl::on_message(const std::shared_ptr<connection>& c, const proto::CommandMessage& command,
                                wire::frame& frame) {
   actions out;
+  std::vector<message> dead;
   {
     std::lock_guard lock(_mutex);
     if (c != _connection || _state != state::ready) return;
@@ -58,7 +59,12 @@ void consumer_impl::on_message(const std::shared_ptr<connection>& c, const proto
       for (const auto& kv : md.properties()) d->properties[kv.key()] = kv.value();
       d->event_time = md.event_time();
       d->sequence_id = md.sequence_id();
-      enqueue_locked(message_data::make(std::move(d)), out);
+      auto m = message_data::make(std::move(d));
+      if (divert_to_dead_letter_locked(m, dead)) {
+        return_permits_locked(1);
+      } else {
+        enqueue_locked(std::move(m), out);
+      }
     } else {
       auto messages = decode_batch(payload.value(), count);
       if (!messages) {
@@ -70,7 +76,8 @@ void consumer_impl::on_message(const std::shared_ptr<connection>& c, const proto
       for (int i = 0; i < count; ++i) {
         auto& e = messages.value()[static_cast<std::size_t>(i)];
         const message_id id(entry.ledger_id(), entry.entry_id(), entry.partition(), i, count);
-        if (e.metadata.compacted_out() || filtered_locked(id, md.publish_time())) {
+        // The broker's ack set (batch-index acks) names the messages acked before.
+        if (e.metadata.compacted_out() || filtered_locked(id, md.publish_time()) || acked_in(command.ack_set(), i)) {
           // Acked with the rest of its entry, so the entry can complete.
           _batch_acks.ack_individual(id);
           return_permits_locked(1);
@@ -84,12 +91,18 @@ void consumer_impl::on_message(const std::shared_ptr<connection>& c, const proto
         d->event_time = e.metadata.event_time();
         d->sequence_id = e.metadata.has_sequence_id() ? e.metadata.sequence_id()
                                                        : md.sequence_id() + static_cast<std::uint64_t>(i);
-        enqueue_locked(message_data::make(std::move(d)), out);
+        auto m = message_data::make(std::move(d));
+        if (divert_to_dead_letter_locked(m, dead)) {
+          return_permits_locked(1);
+        } else {
+          enqueue_locked(std::move(m), out);
+        }
       }
     }
   }
   _arrived.notify_all();
   run(out);
+  if (!dead.empty()) dead_letter(std::move(dead));
 }
 
 bool consumer_impl::filtered_locked(const message_id& id, std::uint64_t publish_time) const {
@@ -116,6 +129,10 @@ void consumer_impl::enqueue_locked(message m, actions& out) {
 void consumer_impl::dequeued_locked(const message& m) {
   _last_dequeued = m.id();
   return_permits_locked(1);
+  if (_unacked && _options.durable) {
+    _unacked->add(m.id());
+    arm_unacked_timer_locked();
+  }
 }
 
 void consumer_impl::return_permits_locked(unsigned count) {
@@ -204,8 +221,17 @@ result<std::vector<message>> consumer_impl::batch_receive(const batch_receive_po
 result<void> consumer_impl::acknowledge(const message_id& id) {
   std::lock_guard lock(_mutex);
   if (_state == state::closed || _state == state::failed) return closed_error_locked();
-  if (!_batch_acks.ack_individual(id)) return success();
-  const bool full = _acks.add_individual(id.entry());
+  bool full = false;
+  if (!_batch_acks.ack_individual(id)) {
+    if (!_options.config.batch_index_ack_enabled) return success();
+    // The broker learns now which messages of the batch are acked (and the entry's
+    // ack timeout stays, as upstream: the rest of the batch may still time out).
+    full = _acks.add_partial(id.entry(), _batch_acks.ack_set_of(id));
+  } else {
+    if (_unacked) _unacked->remove(id);
+    _nacks.remove(id);
+    full = _acks.add_individual(id.entry());
+  }
   if (full || _options.config.ack_group_time.count() <= 0) {
     flush_acks_locked();
   } else {
@@ -220,9 +246,16 @@ result<void> consumer_impl::acknowledge_cumulative(const message_id& id) {
   }
   std::lock_guard lock(_mutex);
   if (_state == state::closed || _state == state::failed) return closed_error_locked();
+  // The entry before `id`'s: what a cumulative ack inside a batch wholly covers.
+  const message_id previous(id.ledger_id(), id.entry_id() - 1, id.partition());
   if (_batch_acks.ack_cumulative(id)) {
     _acks.add_cumulative(id.entry());
+    if (_unacked) _unacked->remove_upto(id.entry());
+  } else if (_options.config.batch_index_ack_enabled) {
+    _acks.add_partial_cumulative(id.entry(), _batch_acks.ack_set_of(id));
+    if (_unacked) _unacked->remove_upto(previous);
   } else if (id.entry_id() > 0) {
+    if (_unacked) _unacked->remove_upto(previous);
     // Part of a batch is acked: everything before its entry is.
     _acks.add_cumulative(message_id(id.ledger_id(), id.entry_id() - 1, id.partition()));
   } else {
@@ -241,10 +274,15 @@ void consumer_impl::flush_acks_locked() {
   auto group = _acks.take();
   if (!_connection) return;  // the broker redelivers what wasn't acked
   if (group.cumulative) {
-    _connection->write(encode_command(ack_command(_consumer_id, proto::CommandAck::Cumulative, {*group.cumulative})));
+    const std::vector<entry_ack> upto{{*group.cumulative, std::move(group.cumulative_ack_set)}};
+    _connection->write(encode_command(ack_command(_consumer_id, proto::CommandAck::Cumulative, upto)));
   }
-  if (!group.individual.empty()) {
-    _connection->write(encode_command(ack_command(_consumer_id, proto::CommandAck::Individual, group.individual)));
+  if (!group.individual.empty() || !group.partial.empty()) {
+    std::vector<entry_ack> acks;
+    acks.reserve(group.individual.size() + group.partial.size());
+    for (const auto& id : group.individual) acks.push_back({id, {}});
+    for (auto& [id, set] : group.partial) acks.push_back({id, std::move(set)});
+    _connection->write(encode_command(ack_command(_consumer_id, proto::CommandAck::Individual, acks)));
   }
 }
 
@@ -265,13 +303,7 @@ void consumer_impl::arm_ack_timer_locked() {
 result<void> consumer_impl::redeliver_unacknowledged() {
   std::lock_guard lock(_mutex);
   if (_state == state::closed || _state == state::failed) return closed_error_locked();
-  if (!_connection) return success();  // the resubscribe redelivers anyway
-  const auto dropped = static_cast<unsigned>(_queue.size());
-  _queue.clear();
-  _queued_bytes = 0;
-  _batch_acks.clear();
-  _connection->write(encode_command(redeliver_command(_consumer_id)));
-  return_permits_locked(dropped);
+  redeliver_all_locked();
   return success();
 }
 

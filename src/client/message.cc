@@ -80,6 +80,16 @@ message_builder& message_builder::sequence_id(std::uint64_t id) {
   return *this;
 }
 
+message_builder& message_builder::deliver_at(std::uint64_t millis_since_epoch) {
+  _data->deliver_at_time = millis_since_epoch;
+  return *this;
+}
+message_builder& message_builder::deliver_after(std::chrono::milliseconds delay) {
+  const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::system_clock::now().time_since_epoch());
+  return deliver_at(static_cast<std::uint64_t>((now + delay).count()));
+}
+
 message message_builder::build() {
   auto built = std::exchange(_data, std::make_shared<message_data>());
   return message_data::make(std::move(built));

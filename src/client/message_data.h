@@ -22,6 +22,8 @@ struct message_data {
   message_properties properties;
   std::uint64_t event_time = 0;
   std::optional<std::uint64_t> sequence_id;
+  // Delayed delivery: not before this time (milliseconds since the epoch).
+  std::optional<std::uint64_t> deliver_at_time;
 
   // Received messages only.
   message_id id;

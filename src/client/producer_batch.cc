@@ -39,6 +39,7 @@ built_entry build_single(queued_message m, const entry_context& context) {
     kv->set_value(v);
   }
   if (d.event_time != 0) e.metadata.set_event_time(d.event_time);
+  if (d.deliver_at_time) e.metadata.set_deliver_at_time(static_cast<std::int64_t>(*d.deliver_at_time));
   auto payload = d.payload.span();
   compress_into(e, std::vector<std::byte>(payload.begin(), payload.end()), context.compression);
   e.sequence_id = m.sequence_id;

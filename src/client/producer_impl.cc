@@ -85,6 +85,7 @@ awaitable<result<void>> producer_impl::connect_once() {
     request.access_mode = _config.access_mode;
     request.topic_epoch = _topic_epoch;
     request.metadata = _config.properties;
+    request.initial_subscription_name = _initial_subscription_name;
   }
   c->add_producer(_producer_id, weak_from_this());
   const auto command = producer_command(request);

@@ -49,6 +49,9 @@ class producer_impl final : public producer_listener, public std::enable_shared_
   std::int64_t last_sequence_id() const;
   bool is_connected() const;
   const std::shared_ptr<client_impl>& client() const { return _client; }
+  // Before start(): the subscription the broker creates with the producer (a consumer's
+  // dead letter producer asks for one so dead letters are kept before anyone reads).
+  void set_initial_subscription_name(std::string name) { _initial_subscription_name = std::move(name); }
 
   // producer_listener
   void on_send_receipt(const proto::CommandSendReceipt& receipt) override;
@@ -97,6 +100,7 @@ class producer_impl final : public producer_listener, public std::enable_shared_
   state _state = state::starting;
   std::shared_ptr<connection> _connection;
   std::string _producer_name;
+  std::string _initial_subscription_name;
   std::uint64_t _epoch = 0;
   std::optional<std::uint64_t> _topic_epoch;
   bool _created_once = false;

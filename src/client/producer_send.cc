@@ -52,7 +52,10 @@ void producer_impl::send_async(message m, send_callback done) {
   const std::uint64_t sequence_id = data->sequence_id ? *data->sequence_id : _next_sequence_id++;
   ++_pending_messages;
   queued_message q{std::move(data), sequence_id, std::move(done)};
-  if (!_config.batching_enabled) {
+  if (!_config.batching_enabled || q.data->deliver_at_time) {
+    // As upstream, a delayed message goes alone: the broker delays whole entries. What is
+    // batched goes first, so the order stays.
+    flush_batch_locked();
     entry_context context{_producer_name, wall_millis(), _config.compression};
     push_op_locked(build_single(std::move(q), context));
     return;

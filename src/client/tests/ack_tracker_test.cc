@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <limits>
+#include <vector>
+
 namespace magnetar::client_detail {
 namespace {
 
@@ -102,6 +106,83 @@ TEST(ack_grouping, knows_what_is_pending) {
   EXPECT_TRUE(g.is_pending(message_id(1, 9)));
   EXPECT_TRUE(g.is_pending(message_id(1, 4)));
   EXPECT_FALSE(g.is_pending(message_id(1, 6)));
+}
+
+TEST(ack_set, bit_i_set_means_message_i_is_not_acked_yet) {
+  // Messages 0 and 2 of 3 acked: only bit 1 is left.
+  EXPECT_EQ(encode_ack_set({false, true, false}), std::vector<std::int64_t>{2});
+  EXPECT_EQ(encode_ack_set({true, true, true}), std::vector<std::int64_t>{7});
+}
+
+TEST(ack_set, a_wholly_acked_batch_is_empty) { EXPECT_TRUE(encode_ack_set({false, false}).empty()); }
+
+TEST(ack_set, batches_past_64_messages_take_more_words_little_end_first) {
+  std::vector<bool> unacked(130, false);
+  unacked[0] = true;
+  unacked[64] = true;
+  unacked[129] = true;
+  EXPECT_EQ(encode_ack_set(unacked), (std::vector<std::int64_t>{1, 1, 2}));
+  unacked[129] = false;
+  EXPECT_EQ(encode_ack_set(unacked), (std::vector<std::int64_t>{1, 1}));  // trailing zero words dropped
+}
+
+TEST(ack_set, the_top_bit_of_a_word_is_its_sign_bit) {
+  std::vector<bool> unacked(64, false);
+  unacked[63] = true;
+  EXPECT_EQ(encode_ack_set(unacked), std::vector<std::int64_t>{std::numeric_limits<std::int64_t>::min()});
+}
+
+TEST(ack_set, acked_in_reads_what_encode_writes) {
+  const auto set = encode_ack_set({false, true, false, true});
+  EXPECT_TRUE(acked_in(set, 0));
+  EXPECT_FALSE(acked_in(set, 1));
+  EXPECT_TRUE(acked_in(set, 2));
+  EXPECT_FALSE(acked_in(set, 3));
+  EXPECT_TRUE(acked_in(set, 70));  // past the words: a dropped trailing zero word
+}
+
+TEST(ack_set, an_empty_ack_set_acks_nothing) { EXPECT_FALSE(acked_in(std::vector<std::int64_t>{}, 0)); }
+
+TEST(batch_ack_tracker, ack_set_of_names_the_messages_left) {
+  batch_ack_tracker t;
+  EXPECT_EQ(t.ack_set_of(in_batch(5, 0, 3)), std::vector<std::int64_t>{7});  // untracked: none acked
+  t.ack_individual(in_batch(5, 1, 3));
+  EXPECT_EQ(t.ack_set_of(in_batch(5, 0, 3)), std::vector<std::int64_t>{5});
+  t.ack_cumulative(in_batch(6, 1, 4));
+  EXPECT_EQ(t.ack_set_of(in_batch(6, 0, 4)), std::vector<std::int64_t>{12});
+}
+
+TEST(ack_grouping, a_partial_ack_is_replaced_by_a_later_one_and_dropped_by_a_whole_one) {
+  ack_grouping g;
+  g.add_partial(message_id(1, 5), {6});
+  g.add_partial(message_id(1, 5), {4});
+  g.add_partial(message_id(1, 7), {1});
+  g.add_individual(message_id(1, 7));
+  auto group = g.take();
+  ASSERT_EQ(group.partial.size(), 1u);
+  EXPECT_EQ(group.partial[0].first, message_id(1, 5));
+  EXPECT_EQ(group.partial[0].second, std::vector<std::int64_t>{4});
+  EXPECT_EQ(group.individual, std::vector<message_id>{message_id(1, 7)});
+  EXPECT_TRUE(g.empty());
+}
+
+TEST(ack_grouping, partial_acks_count_towards_the_group_size) {
+  ack_grouping g(2);
+  EXPECT_FALSE(g.add_partial(message_id(1, 1), {2}));
+  EXPECT_TRUE(g.add_individual(message_id(1, 2)));
+}
+
+TEST(ack_grouping, a_cumulative_ack_inside_a_batch_keeps_its_ack_set) {
+  ack_grouping g;
+  g.add_partial(message_id(1, 3), {1});
+  g.add_individual(message_id(1, 4));
+  g.add_partial_cumulative(message_id(1, 4), {12});
+  EXPECT_TRUE(g.is_pending(message_id(1, 3)));
+  auto group = g.take();
+  EXPECT_EQ(group.cumulative, message_id(1, 4));
+  EXPECT_EQ(group.cumulative_ack_set, std::vector<std::int64_t>{12});
+  EXPECT_TRUE(group.partial.empty());  // entry 3 is covered
+  EXPECT_EQ(group.individual, std::vector<message_id>{message_id(1, 4)});  // more than the partial one
 }
 
 }  // namespace

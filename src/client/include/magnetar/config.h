@@ -13,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace magnetar {
 
@@ -81,6 +82,47 @@ enum class initial_position { latest, earliest };
 
 class consumer;
 
+// How a Key_Shared subscription splits the key hash space (0..65535, upstream's
+// Murmur3 hash of the key modulo 65536) among its consumers.
+enum class key_shared_mode {
+  auto_split,  // the broker splits the hash space among the consumers as they come and go
+  sticky,      // each consumer names the ranges it takes (sticky_ranges)
+};
+
+// An inclusive range of key hashes, [start, end], within 0..65535.
+struct hash_range {
+  int start = 0;
+  int end = 0;
+  friend bool operator==(const hash_range&, const hash_range&) = default;
+};
+
+// Key_Shared settings (upstream's KeySharedPolicy); used only on Key_Shared subscriptions.
+struct key_shared_policy {
+  key_shared_mode mode = key_shared_mode::auto_split;
+  // Sticky mode: the ranges this consumer takes; not empty, within 0..65535, and not
+  // overlapping (subscribe fails with invalid_argument otherwise).
+  std::vector<hash_range> sticky_ranges;
+  // Let the broker deliver a key's messages to a new consumer before the previous
+  // consumer has acknowledged the ones it got (faster rebalancing, no per-key order).
+  bool allow_out_of_order_delivery = false;
+};
+
+// Dead letter and retry topics (upstream's DeadLetterPolicy). A message delivered more
+// than max_redeliver_count times (that is, one arriving with a redelivery count above it)
+// is published to the dead letter topic and acknowledged, instead of reaching the
+// application again. 0: no dead letter topic.
+struct dead_letter_policy {
+  int max_redeliver_count = 0;
+  // Empty: "<topic>-<subscription>-DLQ".
+  std::string dead_letter_topic;
+  // Where consumer::reconsume_later publishes (consumer_config::retry_enable). Empty:
+  // "<topic>-<subscription>-RETRY".
+  std::string retry_letter_topic;
+  // A subscription the broker creates on the dead letter topic together with its
+  // producer, so dead letters are kept before anyone subscribes. Empty: none.
+  std::string initial_subscription_name;
+};
+
 struct consumer_config {
   subscription_type type = subscription_type::exclusive;
   initial_position position = initial_position::latest;
@@ -96,6 +138,24 @@ struct consumer_config {
   std::map<std::string, std::string> properties;
   // Failover: called (on an io thread) when this consumer becomes active or inactive.
   std::function<void(bool active)> active_consumer_listener;
+  // Key_Shared subscriptions only: how keys are split (sent with the subscribe).
+  magnetar::key_shared_policy key_shared_policy;
+  // Negatively acknowledged messages are redelivered this long after the nack (nacks
+  // are gathered into one redelivery request). At least 100 ms, as upstream.
+  std::chrono::milliseconds negative_ack_redelivery_delay = 1min;
+  // Messages the application took but did not acknowledge within this time are
+  // redelivered. 0: off; otherwise at least 1 s. Checked every ack_timeout_tick (the
+  // timeout is kept to within one tick).
+  std::chrono::milliseconds ack_timeout = 0ms;
+  std::chrono::milliseconds ack_timeout_tick = 1s;
+  // Dead letter topic and retry topic; see dead_letter_policy.
+  magnetar::dead_letter_policy dead_letter_policy;
+  // Allows consumer::reconsume_later, which publishes to the retry letter topic.
+  bool retry_enable = false;
+  // Acks of single messages of a batch go to the broker at once, with the batch's
+  // still-unacknowledged indexes (upstream's enableBatchIndexAcknowledgment), instead of
+  // one ack when the whole batch is acknowledged. Needs a broker that keeps them.
+  bool batch_index_ack_enabled = false;
 };
 
 struct reader_config {

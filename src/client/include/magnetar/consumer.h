@@ -71,6 +71,23 @@ class consumer {
   // Asks the broker to send every unacknowledged message again.
   result<void> redeliver_unacknowledged();
 
+  // Negative acknowledgement: the message (its whole entry, for a batch) is redelivered
+  // negative_ack_redelivery_delay from now; nacks due together go in one request. On
+  // Exclusive and Failover subscriptions the broker then sends every unacknowledged
+  // message again (as upstream), so what is queued is dropped. Errors: already_closed.
+  result<void> negative_acknowledge(const message_id& id);
+  result<void> negative_acknowledge(const message& m) { return negative_acknowledge(m.id()); }
+  // Retry later (consumer_config::retry_enable): publishes a copy of `m` to the retry
+  // letter topic, to be delivered `delay` from now (RECONSUMETIMES counts the retries;
+  // past dead_letter_policy.max_redeliver_count it goes to the dead letter topic
+  // instead), then acknowledges `m`. This consumer does not read the retry topic: until
+  // multi-topic consumers exist, subscribe another consumer to it. Errors:
+  // invalid_argument (retry_enable off, a negative delay, or called on an io thread),
+  // already_closed, and the retry topic producer's errors (then `m` stays unacked).
+  result<void> reconsume_later(const message& m, std::chrono::milliseconds delay);
+  void reconsume_later_async(const message& m, std::chrono::milliseconds delay,
+                             std::function<void(result<void>)> done);
+
   // Moves the subscription so that the next message is `id` (or the first published at
   // or after `publish_time_ms`); messages already queued are dropped. While the consumer
   // is reconnecting this (like get_last_message_id) waits for it, up to the operation

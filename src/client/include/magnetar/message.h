@@ -10,6 +10,7 @@
 
 #include "magnetar/message_id.h"
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -81,6 +82,12 @@ class message_builder {
   message_builder& event_time(std::uint64_t millis_since_epoch);
   // Overrides the producer's automatic numbering (used for deduplication).
   message_builder& sequence_id(std::uint64_t id);
+  // Delayed delivery: consumers of Shared and Key_Shared subscriptions get the message
+  // at or after this time (milliseconds since the epoch), on brokers that implement it.
+  // Such a message is never batched.
+  message_builder& deliver_at(std::uint64_t millis_since_epoch);
+  // The same, `delay` from now.
+  message_builder& deliver_after(std::chrono::milliseconds delay);
 
   // The message; the builder is left empty and may be reused.
   message build();
