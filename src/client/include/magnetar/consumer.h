@@ -31,7 +31,7 @@
 namespace magnetar {
 
 namespace client_detail {
-class consumer_impl;
+class consumer_base;
 }
 
 struct batch_receive_policy {
@@ -97,8 +97,8 @@ class consumer {
  private:
   friend class client;
   friend class reader;
-  explicit consumer(std::shared_ptr<client_detail::consumer_impl> impl);
-  std::shared_ptr<client_detail::consumer_impl> _impl;
+  explicit consumer(std::shared_ptr<client_detail::consumer_base> impl);
+  std::shared_ptr<client_detail::consumer_base> _impl;
 };
 
 }  // namespace magnetar

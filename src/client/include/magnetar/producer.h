@@ -26,7 +26,7 @@
 namespace magnetar {
 
 namespace client_detail {
-class producer_impl;
+class producer_base;
 }
 
 using send_callback = std::function<void(result<message_id>)>;
@@ -71,8 +71,8 @@ class producer {
 
  private:
   friend class client;
-  explicit producer(std::shared_ptr<client_detail::producer_impl> impl);
-  std::shared_ptr<client_detail::producer_impl> _impl;
+  explicit producer(std::shared_ptr<client_detail::producer_base> impl);
+  std::shared_ptr<client_detail::producer_base> _impl;
 };
 
 }  // namespace magnetar
