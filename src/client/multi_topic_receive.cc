@@ -51,11 +51,13 @@ void multi_topic_consumer::on_child_message(const child_ptr& c, result<message> 
         _discovery_timer.cancel();
         close_waiters_locked(r.error(), out);
       }
-    } else if (!c->seeking && !c->gone && _state == state::ready) {
-      enqueue_locked(std::move(r).value(), out);
+    } else if (!c->gone && _state == state::ready) {
+      // One handed over during a seek is from before it: dropped, as the child drops
+      // what it queued (the broker sends it again if the seek doesn't pass it).
+      if (!c->seeking) enqueue_locked(std::move(r).value(), out);
       again = !c->pumping;
     }
-    // else: from before a seek, or after close: dropped (the broker sends it again).
+    // else: after close: dropped (the broker sends it again).
   }
   _arrived.notify_all();
   run(out);
