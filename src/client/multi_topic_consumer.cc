@@ -49,7 +49,10 @@ awaitable<result<void>> multi_topic_consumer::start(std::vector<std::string> top
     for (const auto& c : children) {
       MAGNETAR_CO_TRY(last, co_await c->consumer->get_last_message_id());
       if (last == message_id::earliest()) continue;
-      MAGNETAR_CO_TRY(co_await c->consumer->seek(last, std::nullopt));
+      // Named, not temporaries: GCC 12 mishandles temporaries inside co_await.
+      const std::optional<message_id> to = last;
+      const std::optional<std::uint64_t> no_time;
+      MAGNETAR_CO_TRY(co_await c->consumer->seek(to, no_time));
     }
   }
   {

@@ -297,6 +297,31 @@ TEST_F(multi_topic, a_reader_on_a_partitioned_topic_reads_every_partition) {
   EXPECT_FALSE(more.value());
 }
 
+TEST_F(multi_topic, a_reader_from_latest_inclusive_reads_each_partitions_last_message) {
+  create_partitioned(topic(), 2);
+  {
+    auto p = sdk->create_producer(topic(), unbatched());
+    ASSERT_TRUE(p) << p.error();
+    // murmur3: "key-0" goes to partition 1, "key-1" to partition 0.
+    for (const auto& [key, payload] : std::vector<std::pair<std::string, std::string>>{
+             {"key-0", "a0"}, {"key-1", "b0"}, {"key-0", "a1"}, {"key-1", "b1"}}) {
+      ASSERT_TRUE(p.value().send(keyed(key, payload)));
+    }
+  }
+  reader_config config;
+  config.start = message_id::latest();
+  config.start_inclusive = true;
+  auto r = sdk->create_reader(topic(), config);
+  ASSERT_TRUE(r) << r.error();
+  std::set<std::string> read;
+  for (int i = 0; i < 2; ++i) {
+    auto m = r.value().read_next(20s);
+    ASSERT_TRUE(m) << m.error();
+    read.insert(std::string(m.value().payload()));
+  }
+  EXPECT_EQ(read, (std::set<std::string>{"a1", "b1"}));
+}
+
 TEST_F(multi_topic, a_reader_on_partitions_has_messages_until_all_are_read) {
   create_partitioned(topic(), 2);
   produce(topic(), "m", 2);
