@@ -2,36 +2,50 @@
 
 #include "client/client_impl.h"
 #include "client/consumer_impl.h"
+#include "client/multi_topic_consumer.h"
+#include "client/partition_router.h"
+#include "client/partitioned_producer.h"
 #include "client/producer_impl.h"
 #include "client/service_url.h"
+#include "client/topic_pattern.h"
 #include "wire/topic_name.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <random>
 
 namespace magnetar {
 
 using client_detail::client_impl;
+using client_detail::consumer_base;
 using client_detail::consumer_impl;
 using client_detail::consumer_options;
+using client_detail::multi_topic_consumer;
+using client_detail::multi_topic_options;
+using client_detail::partitioned_producer;
+using client_detail::producer_base;
 using client_detail::producer_impl;
+using client_detail::topic_pattern;
 
 namespace {
 
-// The full name, or invalid_topic_name; partitioned topics are refused for now.
-awaitable<result<std::string>> resolve_topic(client_impl& impl, std::string topic) {
+struct resolved_topic {
+  std::string full;
+  int partitions = 0;  // 0: not partitioned
+};
+
+// The full name and partition count, or invalid_topic_name.
+awaitable<result<resolved_topic>> resolve_topic(client_impl& impl, std::string topic) {
   auto name = wire::topic_name::parse(topic);
   if (!name) co_return fail(client_errc::invalid_topic_name, name.error().message());
-  const auto full = name.value().full();
+  resolved_topic out{name.value().full()};
+  // A partition is a topic of its own, without partitions.
   if (name.value().partition() < 0) {
-    MAGNETAR_CO_TRY(partitions, co_await impl.lookup().partitions(full));
-    if (partitions > 0) {
-      co_return fail(client_errc::not_supported,
-                     fmt::format("{} has {} partitions; partitioned topics are not supported yet", full, partitions));
-    }
+    MAGNETAR_CO_TRY(partitions, co_await impl.lookup().partitions(out.full));
+    out.partitions = partitions;
   }
-  co_return full;
+  co_return out;
 }
 
 std::string reader_subscription_name() {
@@ -59,14 +73,25 @@ client::~client() {
 }
 
 namespace {
-awaitable<result<std::shared_ptr<producer_impl>>> make_producer(std::shared_ptr<client_impl> impl, std::string topic,
+awaitable<result<std::shared_ptr<producer_base>>> make_producer(std::shared_ptr<client_impl> impl, std::string topic,
                                                                 producer_config config) {
   if (impl->is_closed()) co_return fail(client_errc::already_closed, "the client is closed");
-  MAGNETAR_CO_TRY(full, co_await resolve_topic(*impl, topic));
-  auto p = std::make_shared<producer_impl>(impl, full, std::move(config));
-  MAGNETAR_CO_TRY(co_await p->start());
-  impl->add(std::weak_ptr<producer_impl>(p));
-  co_return p;
+  MAGNETAR_CO_TRY(resolved, co_await resolve_topic(*impl, topic));
+  std::shared_ptr<producer_base> made;
+  if (resolved.partitions > 0) {
+    const auto partitions = static_cast<unsigned>(resolved.partitions);
+    MAGNETAR_CO_TRY(router, client_detail::make_partition_router(config, partitions, base::system_clock()));
+    auto p = std::make_shared<partitioned_producer>(impl, resolved.full, partitions, std::move(config),
+                                                    std::move(router));
+    MAGNETAR_CO_TRY(co_await p->start());
+    made = std::move(p);
+  } else {
+    auto p = std::make_shared<producer_impl>(impl, resolved.full, std::move(config));
+    MAGNETAR_CO_TRY(co_await p->start());
+    made = std::move(p);
+  }
+  impl->add(std::weak_ptr<producer_base>(made));
+  co_return made;
 }
 }  // namespace
 
@@ -96,15 +121,54 @@ void client::create_producer_async(const std::string& topic, producer_config con
 }
 
 namespace {
-awaitable<result<std::shared_ptr<consumer_impl>>> make_consumer(std::shared_ptr<client_impl> impl,
+multi_topic_options multi_options(const consumer_options& options) {
+  multi_topic_options out;
+  out.subscription = options.subscription;
+  out.config = options.config;
+  out.durable = options.durable;
+  out.start = options.start;
+  out.start_inclusive = options.start_inclusive;
+  return out;
+}
+
+awaitable<result<std::shared_ptr<consumer_base>>> start_multi(std::shared_ptr<client_impl> impl, std::string name,
+                                                              std::vector<std::string> topics,
+                                                              const consumer_options& options,
+                                                              std::optional<topic_pattern> pattern) {
+  auto c = std::make_shared<multi_topic_consumer>(impl, std::move(name), multi_options(options), std::move(pattern));
+  MAGNETAR_CO_TRY(co_await c->start(std::move(topics)));
+  std::shared_ptr<consumer_base> made = std::move(c);
+  impl->add(std::weak_ptr<consumer_base>(made));
+  co_return made;
+}
+
+awaitable<result<std::shared_ptr<consumer_base>>> make_consumer(std::shared_ptr<client_impl> impl,
                                                                 consumer_options options) {
   if (impl->is_closed()) co_return fail(client_errc::already_closed, "the client is closed");
-  MAGNETAR_CO_TRY(full, co_await resolve_topic(*impl, options.topic));
-  options.topic = full;
+  MAGNETAR_CO_TRY(resolved, co_await resolve_topic(*impl, options.topic));
+  if (resolved.partitions > 0) {
+    // Every partition, through one queue (readers too, as upstream's C++ client).
+    std::vector<std::string> topics{resolved.full};
+    const std::optional<topic_pattern> no_pattern;
+    co_return co_await start_multi(impl, resolved.full, std::move(topics), options, no_pattern);
+  }
+  options.topic = resolved.full;
   auto c = std::make_shared<consumer_impl>(impl, std::move(options));
   MAGNETAR_CO_TRY(co_await c->start());
-  impl->add(std::weak_ptr<consumer_impl>(c));
+  impl->add(std::weak_ptr<consumer_base>(c));
   co_return c;
+}
+
+// Full names, or invalid_topic_name / invalid_argument (an empty list).
+result<std::vector<std::string>> full_names(const std::vector<std::string>& topics) {
+  if (topics.empty()) return fail(client_errc::invalid_argument, "no topics to subscribe to");
+  std::vector<std::string> out;
+  for (const auto& t : topics) {
+    auto name = wire::topic_name::parse(t);
+    if (!name) return fail(client_errc::invalid_topic_name, name.error().message());
+    out.push_back(name.value().full());
+  }
+  return out;
 }
 }  // namespace
 
@@ -135,6 +199,40 @@ void client::subscribe_async(const std::string& topic, const std::string& subscr
       asio::detached);
 }
 
+result<consumer> client::subscribe(const std::vector<std::string>& topics, const std::string& subscription,
+                                   consumer_config config) {
+  auto impl = _impl;
+  if (!impl) return fail(client_errc::already_closed, "moved-from client");
+  MAGNETAR_TRY(names, full_names(topics));
+  consumer_options options{{}, subscription, std::move(config)};
+  return impl->block_on<consumer>([impl, names, options]() -> awaitable<result<consumer>> {
+    if (impl->is_closed()) co_return fail(client_errc::already_closed, "the client is closed");
+    std::string name = names.size() == 1 ? names.front() : fmt::format("{}", fmt::join(names, ","));
+    const std::optional<topic_pattern> no_pattern;
+    MAGNETAR_CO_TRY(c, co_await start_multi(impl, std::move(name), names, options, no_pattern));
+    co_return consumer(std::move(c));
+  });
+}
+
+result<consumer> client::subscribe_with_regex(const std::string& pattern, const std::string& subscription,
+                                              consumer_config config) {
+  auto impl = _impl;
+  if (!impl) return fail(client_errc::already_closed, "moved-from client");
+  MAGNETAR_TRY(parsed, client_detail::topic_pattern::parse(pattern));
+  consumer_options options{{}, subscription, std::move(config)};
+  return impl->block_on<consumer>([impl, parsed, options]() -> awaitable<result<consumer>> {
+    if (impl->is_closed()) co_return fail(client_errc::already_closed, "the client is closed");
+    MAGNETAR_CO_TRY(listed, co_await impl->lookup().topics_of_namespace(parsed.namespace_name()));
+    std::vector<std::string> matching;
+    for (const auto& t : listed) {
+      if (parsed.matches(t)) matching.push_back(t);
+    }
+    const std::optional<topic_pattern> pattern = parsed;
+    MAGNETAR_CO_TRY(c, co_await start_multi(impl, parsed.text(), std::move(matching), options, pattern));
+    co_return consumer(std::move(c));
+  });
+}
+
 result<reader> client::create_reader(const std::string& topic, reader_config config) {
   auto impl = _impl;
   if (!impl) return fail(client_errc::already_closed, "moved-from client");
@@ -149,13 +247,15 @@ result<reader> client::create_reader(const std::string& topic, reader_config con
   options.start_inclusive = config.start_inclusive;
   return impl->block_on<reader>([impl, options]() -> awaitable<result<reader>> {
     MAGNETAR_CO_TRY(c, co_await make_consumer(impl, options));
-    if (options.start == message_id::latest() && options.start_inclusive) {
-      // "The last message, inclusive": find it, then move the reader onto it.
-      MAGNETAR_CO_TRY(last, co_await c->get_last_message_id());
+    auto* single = dynamic_cast<consumer_impl*>(c.get());
+    if (single && options.start == message_id::latest() && options.start_inclusive) {
+      // "The last message, inclusive": find it, then move the reader onto it. (A reader
+      // over partitions does this on each partition as it starts.)
+      MAGNETAR_CO_TRY(last, co_await single->get_last_message_id());
       if (last != message_id::earliest()) {
         const std::optional<message_id> to = last;
         const std::optional<std::uint64_t> no_time;
-        MAGNETAR_CO_TRY(co_await c->seek(to, no_time));
+        MAGNETAR_CO_TRY(co_await single->seek(to, no_time));
       }
     }
     co_return reader(consumer(std::move(c)));

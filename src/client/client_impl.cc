@@ -1,7 +1,7 @@
 #include "client/client_impl.h"
 
-#include "client/consumer_impl.h"
-#include "client/producer_impl.h"
+#include "client/consumer_base.h"
+#include "client/producer_base.h"
 #include "magnetar/errc.h"
 
 #include <fmt/format.h>
@@ -46,13 +46,13 @@ awaitable<result<std::shared_ptr<connection>>> client_impl::connection_for(const
   co_return co_await _pool.get(where.logical, where.physical, key);
 }
 
-void client_impl::add(std::weak_ptr<producer_impl> p) {
+void client_impl::add(std::weak_ptr<producer_base> p) {
   std::lock_guard lock(_mutex);
   std::erase_if(_producers, [](const auto& w) { return w.expired(); });
   _producers.push_back(std::move(p));
 }
 
-void client_impl::add(std::weak_ptr<consumer_impl> c) {
+void client_impl::add(std::weak_ptr<consumer_base> c) {
   std::lock_guard lock(_mutex);
   std::erase_if(_consumers, [](const auto& w) { return w.expired(); });
   _consumers.push_back(std::move(c));
@@ -60,8 +60,8 @@ void client_impl::add(std::weak_ptr<consumer_impl> c) {
 
 result<void> client_impl::close() {
   if (_closed.exchange(true)) return success();
-  std::vector<std::weak_ptr<producer_impl>> producers;
-  std::vector<std::weak_ptr<consumer_impl>> consumers;
+  std::vector<std::weak_ptr<producer_base>> producers;
+  std::vector<std::weak_ptr<consumer_base>> consumers;
   {
     std::lock_guard lock(_mutex);
     producers.swap(_producers);

@@ -21,8 +21,8 @@
 
 namespace magnetar::client_detail {
 
-class producer_impl;
-class consumer_impl;
+class producer_base;
+class consumer_base;
 
 class client_impl : public std::enable_shared_from_this<client_impl> {
  public:
@@ -48,8 +48,8 @@ class client_impl : public std::enable_shared_from_this<client_impl> {
   template <class T>
   result<T> block_on(std::function<awaitable<result<T>>()> work);
 
-  void add(std::weak_ptr<producer_impl> p);
-  void add(std::weak_ptr<consumer_impl> c);
+  void add(std::weak_ptr<producer_base> p);
+  void add(std::weak_ptr<consumer_base> c);
   bool is_closed() const { return _closed.load(); }
   // Closes every producer and consumer, then the connections; stops the io threads when
   // the last reference goes.
@@ -68,8 +68,8 @@ class client_impl : public std::enable_shared_from_this<client_impl> {
   lookup_service _lookup;
   std::atomic<bool> _closed{false};
   std::mutex _mutex;
-  std::vector<std::weak_ptr<producer_impl>> _producers;
-  std::vector<std::weak_ptr<consumer_impl>> _consumers;
+  std::vector<std::weak_ptr<producer_base>> _producers;
+  std::vector<std::weak_ptr<consumer_base>> _consumers;
 };
 
 }  // namespace magnetar::client_detail

@@ -68,6 +68,15 @@ proto::BaseCommand partitioned_metadata_command(const std::string& topic, std::u
   return c;
 }
 
+proto::BaseCommand get_topics_of_namespace_command(const std::string& namespace_name, std::uint64_t request_id) {
+  auto c = typed(proto::BaseCommand::GET_TOPICS_OF_NAMESPACE);
+  auto& m = *c.mutable_gettopicsofnamespace();
+  m.set_request_id(request_id);
+  m.set_namespace_(namespace_name);
+  m.set_mode(proto::CommandGetTopicsOfNamespace::PERSISTENT);
+  return c;
+}
+
 proto::BaseCommand lookup_command(const std::string& topic, std::uint64_t request_id, bool authoritative) {
   auto c = typed(proto::BaseCommand::LOOKUP);
   auto& m = *c.mutable_lookuptopic();

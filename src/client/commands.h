@@ -32,6 +32,8 @@ proto::BaseCommand ping_command();
 proto::BaseCommand pong_command();
 proto::BaseCommand partitioned_metadata_command(const std::string& topic, std::uint64_t request_id);
 proto::BaseCommand lookup_command(const std::string& topic, std::uint64_t request_id, bool authoritative);
+// Persistent topics only (upstream's default regex subscription mode).
+proto::BaseCommand get_topics_of_namespace_command(const std::string& namespace_name, std::uint64_t request_id);
 
 struct producer_request {
   std::string topic;

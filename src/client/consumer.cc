@@ -1,6 +1,7 @@
 #include "magnetar/consumer.h"
 
-#include "client/consumer_impl.h"
+#include "client/client_impl.h"
+#include "client/consumer_base.h"
 #include "magnetar/errc.h"
 
 #include <future>
@@ -22,7 +23,7 @@ consumer::consumer(const consumer&) = default;
 consumer& consumer::operator=(const consumer&) = default;
 consumer::consumer(consumer&&) noexcept = default;
 consumer& consumer::operator=(consumer&&) noexcept = default;
-consumer::consumer(std::shared_ptr<client_detail::consumer_impl> impl) : _impl(std::move(impl)) {}
+consumer::consumer(std::shared_ptr<client_detail::consumer_base> impl) : _impl(std::move(impl)) {}
 
 result<message> consumer::receive() {
   if (!_impl) return closed_error();

@@ -6,6 +6,7 @@
 #include "client/consumer_config_check.h"
 #include "client/server_error.h"
 #include "magnetar/errc.h"
+#include "wire/topic_name.h"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -23,10 +24,16 @@ std::string random_name() {
   for (auto& c : s) c = digits[g() % 16];
   return s;
 }
+
+std::int32_t partition_of(const std::string& topic) {
+  auto name = wire::topic_name::parse(topic);
+  return name ? name.value().partition() : -1;
+}
 }  // namespace
 
 consumer_impl::consumer_impl(std::shared_ptr<client_impl> client, consumer_options options)
-    : _client(std::move(client)), _options(std::move(options)), _consumer_id(_client->next_consumer_id()),
+    : _client(std::move(client)), _options(std::move(options)), _partition(partition_of(_options.topic)),
+      _topic_ref(std::make_shared<const std::string>(_options.topic)), _consumer_id(_client->next_consumer_id()),
       _queue_size(std::max(1u, _options.config.receiver_queue_size)), _home(_client->next_shard()),
       _consumer_name(_options.config.consumer_name.empty() ? random_name() : _options.config.consumer_name),
       _start(_options.start), _start_inclusive(_options.start_inclusive),

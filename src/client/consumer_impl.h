@@ -26,6 +26,7 @@
 #include "client/dead_letter.h"
 #include "client/negative_ack_tracker.h"
 #include "client/unacked_tracker.h"
+#include "client/consumer_base.h"
 #include "magnetar/consumer.h"
 
 #include <chrono>
@@ -51,7 +52,10 @@ struct consumer_options {
   bool start_inclusive = false;
 };
 
-class consumer_impl final : public consumer_listener, public std::enable_shared_from_this<consumer_impl> {
+// Its public calls implement consumer_base (same names and signatures).
+class consumer_impl final : public consumer_base,
+                            public consumer_listener,
+                            public std::enable_shared_from_this<consumer_impl> {
  public:
   consumer_impl(std::shared_ptr<client_impl> client, consumer_options options);
   ~consumer_impl() override;
@@ -138,6 +142,10 @@ class consumer_impl final : public consumer_listener, public std::enable_shared_
 
   const std::shared_ptr<client_impl> _client;
   const consumer_options _options;
+  // Stamped on every received id: the partition (from the topic's name, as upstream)
+  // and the topic, by which a multi-topic consumer routes acks.
+  const std::int32_t _partition;
+  const std::shared_ptr<const std::string> _topic_ref;
   const std::uint64_t _consumer_id;
   const unsigned _queue_size;
   io::shard& _home;

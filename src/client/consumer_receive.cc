@@ -24,7 +24,7 @@ void consumer_impl::on_message(const std::shared_ptr<connection>& c, const proto
       return_permits_locked(static_cast<unsigned>(count));
       return;
     }
-    const auto entry = from_proto(command.message_id());
+    const auto entry = message_id_access::with_topic(from_proto(command.message_id(), _partition), _topic_ref);
     if (frame.has_checksum && !frame.checksum_valid) {
       spdlog::error("client: consumer {} on {}: entry {} fails its checksum; skipped", _consumer_name,
                     _options.topic, entry.to_string());
@@ -75,7 +75,8 @@ void consumer_impl::on_message(const std::shared_ptr<connection>& c, const proto
       }
       for (int i = 0; i < count; ++i) {
         auto& e = messages.value()[static_cast<std::size_t>(i)];
-        const message_id id(entry.ledger_id(), entry.entry_id(), entry.partition(), i, count);
+        const message_id id = message_id_access::with_topic(
+            {entry.ledger_id(), entry.entry_id(), entry.partition(), i, count}, _topic_ref);
         // The broker's ack set (batch-index acks) names the messages acked before.
         if (e.metadata.compacted_out() || filtered_locked(id, md.publish_time()) || acked_in(command.ack_set(), i)) {
           // Acked with the rest of its entry, so the entry can complete.

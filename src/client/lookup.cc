@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include <set>
+
 namespace magnetar::client_detail {
 
 lookup_service::lookup_service(connection_pool& pool, std::vector<broker_address> service,
@@ -64,6 +66,23 @@ awaitable<result<int>> lookup_service::partitions(const std::string& topic) {
     co_return fail(client_errc::lookup_error, fmt::format("PARTITIONED_METADATA {}: {}", topic, r.message()));
   }
   co_return static_cast<int>(r.partitions());
+}
+
+awaitable<result<std::vector<std::string>>> lookup_service::topics_of_namespace(const std::string& namespace_name) {
+  const broker_address service = next_service_address();
+  MAGNETAR_CO_TRY(c, co_await _pool.get(service, service));
+  const auto request_id = _request_ids.fetch_add(1, std::memory_order_relaxed);
+  auto command = get_topics_of_namespace_command(namespace_name, request_id);
+  MAGNETAR_CO_TRY(response, co_await c->request(request_id, command));
+  if (response.type() != proto::BaseCommand::GET_TOPICS_OF_NAMESPACE_RESPONSE) {
+    co_return fail(client_errc::protocol_error, fmt::format("GET_TOPICS_OF_NAMESPACE {} answered with {}",
+                                                            namespace_name, wire::command_name(response)));
+  }
+  std::set<std::string> names;
+  for (const auto& topic : response.gettopicsofnamespaceresponse().topics()) {
+    names.insert(topic.substr(0, topic.find("-partition-")));
+  }
+  co_return std::vector<std::string>(names.begin(), names.end());
 }
 
 }  // namespace magnetar::client_detail

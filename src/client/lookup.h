@@ -34,6 +34,9 @@ class lookup_service {
   awaitable<result<lookup_result>> lookup(const std::string& topic);
   // 0 for a topic that is not partitioned.
   awaitable<result<int>> partitions(const std::string& topic);
+  // The persistent topics of "tenant/namespace", each partitioned topic once under its
+  // own name (the broker lists partitions; upstream's client folds them the same way).
+  awaitable<result<std::vector<std::string>>> topics_of_namespace(const std::string& namespace_name);
 
  private:
   const broker_address& next_service_address();

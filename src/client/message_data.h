@@ -37,4 +37,12 @@ struct message_data {
   static std::shared_ptr<const message_data> share(const message& m) { return m._data; }
 };
 
+// Stamps received ids with their topic without copying its name per message.
+struct message_id_access {
+  static message_id with_topic(message_id id, std::shared_ptr<const std::string> topic) {
+    id._topic = std::move(topic);
+    return id;
+  }
+};
+
 }  // namespace magnetar::client_detail

@@ -15,6 +15,13 @@ message_id message_id::latest() {
   return {max, max};
 }
 
+const std::string& message_id::topic_name() const {
+  static const std::string none;
+  return _topic ? *_topic : none;
+}
+
+void message_id::set_topic_name(std::string topic) { _topic = std::make_shared<const std::string>(std::move(topic)); }
+
 std::string message_id::serialize() const {
   proto::MessageIdData data;
   // The protocol's fields are unsigned; earliest's -1 travels as all ones, as upstream.

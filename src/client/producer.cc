@@ -1,6 +1,7 @@
 #include "magnetar/producer.h"
 
-#include "client/producer_impl.h"
+#include "client/client_impl.h"
+#include "client/producer_base.h"
 #include "magnetar/errc.h"
 
 namespace magnetar {
@@ -19,7 +20,7 @@ producer::producer(const producer&) = default;
 producer& producer::operator=(const producer&) = default;
 producer::producer(producer&&) noexcept = default;
 producer& producer::operator=(producer&&) noexcept = default;
-producer::producer(std::shared_ptr<client_detail::producer_impl> impl) : _impl(std::move(impl)) {}
+producer::producer(std::shared_ptr<client_detail::producer_base> impl) : _impl(std::move(impl)) {}
 
 void producer::send_async(message m, send_callback done) {
   if (!_impl) {

@@ -6,14 +6,23 @@
 #include "client/compression.h"
 #include "client/server_error.h"
 #include "magnetar/errc.h"
+#include "wire/topic_name.h"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 namespace magnetar::client_detail {
 
+namespace {
+std::int32_t partition_of(const std::string& topic) {
+  auto name = wire::topic_name::parse(topic);
+  return name ? name.value().partition() : -1;
+}
+}  // namespace
+
 producer_impl::producer_impl(std::shared_ptr<client_impl> client, std::string topic, producer_config config)
-    : _client(std::move(client)), _topic(std::move(topic)), _config(std::move(config)),
+    : _client(std::move(client)), _topic(std::move(topic)), _partition(partition_of(_topic)),
+      _config(std::move(config)),
       _producer_id(_client->next_producer_id()), _home(_client->next_shard()),
       _producer_name(_config.producer_name), _last_sequence_id_published(_config.initial_sequence_id),
       _next_sequence_id(static_cast<std::uint64_t>(_config.initial_sequence_id + 1)),

@@ -14,6 +14,7 @@
 #include "client/backoff.h"
 #include "client/client_impl.h"
 #include "client/connection.h"
+#include "client/producer_base.h"
 #include "client/producer_batch.h"
 #include "magnetar/producer.h"
 
@@ -29,7 +30,9 @@
 
 namespace magnetar::client_detail {
 
-class producer_impl final : public producer_listener, public std::enable_shared_from_this<producer_impl> {
+class producer_impl final : public producer_base,
+                            public producer_listener,
+                            public std::enable_shared_from_this<producer_impl> {
  public:
   producer_impl(std::shared_ptr<client_impl> client, std::string topic, producer_config config);
   ~producer_impl() override;
@@ -38,17 +41,16 @@ class producer_impl final : public producer_listener, public std::enable_shared_
   // topic_not_found, ...), timeout.
   awaitable<result<void>> start();
 
-  void send_async(message m, send_callback done);
-  void flush_async(std::function<void(result<void>)> done);
-  awaitable<result<void>> close();
-  // The client is closing: like close() but without waiting for receipts.
-  void shutdown();
+  void send_async(message m, send_callback done) override;
+  void flush_async(std::function<void(result<void>)> done) override;
+  awaitable<result<void>> close() override;
+  void shutdown() override;
 
-  const std::string& topic() const { return _topic; }
-  std::string producer_name() const;
-  std::int64_t last_sequence_id() const;
-  bool is_connected() const;
-  const std::shared_ptr<client_impl>& client() const { return _client; }
+  const std::string& topic() const override { return _topic; }
+  std::string producer_name() const override;
+  std::int64_t last_sequence_id() const override;
+  bool is_connected() const override;
+  const std::shared_ptr<client_impl>& client() const override { return _client; }
   // Before start(): the subscription the broker creates with the producer (a consumer's
   // dead letter producer asks for one so dead letters are kept before anyone reads).
   void set_initial_subscription_name(std::string name) { _initial_subscription_name = std::move(name); }
@@ -91,6 +93,8 @@ class producer_impl final : public producer_listener, public std::enable_shared_
 
   const std::shared_ptr<client_impl> _client;
   const std::string _topic;
+  // From the topic's name: receipts carry it in their ids, as upstream's do.
+  const std::int32_t _partition;
   const producer_config _config;
   const std::uint64_t _producer_id;
   io::shard& _home;

@@ -201,7 +201,7 @@ void producer_impl::on_send_receipt(const proto::CommandSendReceipt& receipt) {
       _last_sequence_id_published =
           static_cast<std::int64_t>(o.sequence_id) + static_cast<std::int64_t>(o.callbacks.size()) - 1;
       message_id id(-1, -1);
-      if (receipt.has_message_id()) id = from_proto(receipt.message_id());
+      if (receipt.has_message_id()) id = from_proto(receipt.message_id(), _partition);
       complete_locked(o, message_id(id.ledger_id(), id.entry_id(), id.partition()), out);
     }
   }

@@ -1,6 +1,7 @@
 #include "magnetar/reader.h"
 
-#include "client/consumer_impl.h"
+#include "client/client_impl.h"
+#include "client/consumer_base.h"
 #include "magnetar/errc.h"
 
 namespace magnetar {

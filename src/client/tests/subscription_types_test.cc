@@ -1,5 +1,4 @@
-// The SDK on Shared and Key_Shared subscriptions. A broker that refuses those types
-// (NotAllowed) skips these tests, so they run as soon as it serves them.
+// The SDK on Shared and Key_Shared subscriptions.
 #include "client/tests/client_test_fixture.h"
 
 #include <set>
@@ -24,31 +23,27 @@ class subscription_types : public client_test {
   }
 };
 
-// Subscribes `var`, or skips the test when the broker does not serve the type yet.
-#define SUBSCRIBE_OR_SKIP(var, ...)                                                          \
-  auto var = sdk->subscribe(__VA_ARGS__);                                                    \
-  if (!var && var.error() == client_errc::not_allowed) {                                     \
-    GTEST_SKIP() << "the broker does not serve this subscription type yet: " << var.error(); \
-  }                                                                                          \
+#define SUBSCRIBE(var, ...)              \
+  auto var = sdk->subscribe(__VA_ARGS__); \
   ASSERT_TRUE(var) << var.error()
 
 TEST_F(subscription_types, cumulative_acks_are_refused_on_shared) {
-  SUBSCRIBE_OR_SKIP(c, topic(), "sub", of_type(subscription_type::shared));
+  SUBSCRIBE(c, topic(), "sub", of_type(subscription_type::shared));
   auto r = c.value().acknowledge_cumulative(message_id(1, 1));
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error(), client_errc::not_supported);
 }
 
 TEST_F(subscription_types, cumulative_acks_are_refused_on_key_shared) {
-  SUBSCRIBE_OR_SKIP(c, topic(), "sub", of_type(subscription_type::key_shared));
+  SUBSCRIBE(c, topic(), "sub", of_type(subscription_type::key_shared));
   auto r = c.value().acknowledge_cumulative(message_id(1, 1));
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error(), client_errc::not_supported);
 }
 
 TEST_F(subscription_types, two_shared_consumers_split_the_messages) {
-  SUBSCRIBE_OR_SKIP(a, topic(), "sub", of_type(subscription_type::shared));
-  SUBSCRIBE_OR_SKIP(b, topic(), "sub", of_type(subscription_type::shared));
+  SUBSCRIBE(a, topic(), "sub", of_type(subscription_type::shared));
+  SUBSCRIBE(b, topic(), "sub", of_type(subscription_type::shared));
   auto p = sdk->create_producer(topic(), unbatched());
   ASSERT_TRUE(p) << p.error();
   for (int i = 0; i < 20; ++i) ASSERT_TRUE(p.value().send(text(std::to_string(i))));
@@ -70,7 +65,7 @@ TEST_F(subscription_types, two_shared_consumers_split_the_messages) {
 TEST_F(subscription_types, a_nack_on_shared_brings_back_that_message_only) {
   auto cc = of_type(subscription_type::shared);
   cc.negative_ack_redelivery_delay = 100ms;
-  SUBSCRIBE_OR_SKIP(c, topic(), "sub", cc);
+  SUBSCRIBE(c, topic(), "sub", cc);
   auto p = sdk->create_producer(topic(), unbatched());
   ASSERT_TRUE(p) << p.error();
   for (const char* s : {"0", "1", "2"}) ASSERT_TRUE(p.value().send(text(s)));
@@ -93,7 +88,7 @@ TEST_F(subscription_types, a_sticky_key_shared_consumer_over_every_hash_gets_eve
   auto cc = of_type(subscription_type::key_shared);
   cc.key_shared_policy.mode = key_shared_mode::sticky;
   cc.key_shared_policy.sticky_ranges = {{0, 32767}, {32768, 65535}};
-  SUBSCRIBE_OR_SKIP(c, topic(), "sub", cc);
+  SUBSCRIBE(c, topic(), "sub", cc);
   auto p = sdk->create_producer(topic(), unbatched());
   ASSERT_TRUE(p) << p.error();
   for (int i = 0; i < 10; ++i) {

@@ -7,8 +7,10 @@
 //
 // A client owns its io threads (client_config::io_threads) and a pool of connections,
 // one per broker by default, shared by its producers and consumers. Topics are found
-// with the binary protocol's lookup (redirects followed). Partitioned topics are not
-// supported yet: creating a producer or consumer on one fails with not_supported.
+// with the binary protocol's lookup (redirects followed). On a partitioned topic a
+// producer, consumer or reader spans every partition ("<topic>-partition-<i>") behind
+// one handle; a consumer may also span a list of topics or a namespace's topics that
+// match a pattern.
 //
 // Threading: every call is thread-safe. Blocking calls must not be made from the
 // client's io threads (the callbacks of producers and consumers run there); they fail
@@ -46,8 +48,10 @@ class client {
   client& operator=(client&&) noexcept;
   ~client();
 
-  // Looks the topic up, connects and registers a producer. Errors: invalid_topic_name,
-  // not_supported (partitioned topic, or a compression codec not implemented),
+  // Looks the topic up, connects and registers a producer; on a partitioned topic, one
+  // per partition (producer_config::routing_mode picks each message's partition).
+  // Errors: invalid_topic_name, not_supported (a compression codec not implemented),
+  // invalid_argument (routing_mode custom without a message_router),
   // producer_busy, producer_fenced, topic_not_found, not_allowed, lookup_error,
   // connect_error, timeout, already_closed.
   result<producer> create_producer(const std::string& topic, producer_config config = {});
@@ -57,10 +61,25 @@ class client {
   // Subscribes. Errors: as create_producer, plus consumer_busy, subscription_not_found,
   // invalid_argument (empty subscription name).
   result<consumer> subscribe(const std::string& topic, const std::string& subscription, consumer_config config = {});
+  // Subscribes to every topic of the list (a partitioned one as all its partitions), with
+  // one receive queue for all; see consumer.h. If one topic fails, none is subscribed.
+  // Pass a std::vector explicitly: a braced list of two strings is ambiguous with the
+  // overload above. Errors: as subscribe, invalid_argument (an empty list).
+  result<consumer> subscribe(const std::vector<std::string>& topics, const std::string& subscription,
+                             consumer_config config = {});
+  // Subscribes to the persistent topics of one namespace whose names match `pattern`, an
+  // ECMAScript regex over the whole name ("persistent://public/default/orders-.*"; the
+  // domain is ignored), and to new ones the namespace lists every
+  // consumer_config::pattern_auto_discovery_period. No topic matching yet is fine.
+  // Errors: as subscribe, invalid_argument (a bad regex), invalid_topic_name (no plain
+  // tenant/namespace in the pattern).
+  result<consumer> subscribe_with_regex(const std::string& pattern, const std::string& subscription,
+                                        consumer_config config = {});
   void subscribe_async(const std::string& topic, const std::string& subscription, consumer_config config,
                        std::function<void(result<consumer>)> done);
 
-  // Errors: as subscribe.
+  // On a partitioned topic the reader reads every partition, each from `start` (as
+  // upstream's C++ client). Errors: as subscribe.
   result<reader> create_reader(const std::string& topic, reader_config config = {});
 
   // The topic's partitions: the topic itself when it is not partitioned, else

@@ -43,6 +43,26 @@ struct client_config {
 
 enum class compression_type { none, lz4, zlib, zstd, snappy };
 
+// How a producer on a partitioned topic picks each message's partition (upstream's
+// PartitionsRoutingMode). Keyed messages go by the key's hash in round_robin and
+// single_partition alike; custom hands every message to producer_config::message_router.
+enum class partition_routing_mode {
+  round_robin,       // keyless: one partition per batch window (or per message unbatched)
+  single_partition,  // keyless: one partition picked at random when the producer starts
+  custom,
+};
+
+// The hash of a message key that picks its partition (hash % partitions), computed
+// exactly as upstream's C++ client does so that keys land on the same partitions.
+// upstream's C++ default is BoostHash, whose value changes with the Boost version the
+// client is built against; magnetar defaults to murmur3_32 (as Java clients use).
+enum class hashing_scheme {
+  murmur3_32,        // Murmur3_32Hash: murmur3 x86 32-bit, seed 0, masked to 31 bits
+  java_string_hash,  // JavaStringHash: 31 * h + byte (bytes as signed char), masked
+};
+
+class message;
+
 enum class producer_access_mode {
   shared,                  // any number of producers
   exclusive,               // one; creating a second fails with producer_busy
@@ -75,6 +95,19 @@ struct producer_config {
   // Sequence id of the first message when the broker knows none for this producer name.
   std::int64_t initial_sequence_id = -1;
   std::map<std::string, std::string> properties;
+
+  // Partitioned topics only (see partition_routing_mode). upstream's defaults, but the
+  // hashing scheme.
+  partition_routing_mode routing_mode = partition_routing_mode::round_robin;
+  hashing_scheme hashing = hashing_scheme::murmur3_32;
+  // routing_mode custom: the partition, in [0, partitions), for a message. Called under
+  // the producer's lock on the sending thread: keep it short and don't send from it.
+  std::function<unsigned(const message& m, unsigned partitions)> message_router;
+  // Start each partition's producer on its first message instead of at creation (the
+  // first partition the router picks starts at once, so errors show at creation).
+  bool lazy_start_partitioned_producers = false;
+  // Caps max_pending_messages per partition at this divided by the partition count.
+  std::size_t max_pending_messages_across_partitions = 50000;
 };
 
 enum class subscription_type { exclusive, shared, failover, key_shared };
@@ -131,6 +164,12 @@ struct consumer_config {
   int priority_level = 0;
   // Messages the broker may push ahead of receive() (flow permits).
   unsigned receiver_queue_size = 1000;
+  // Multi-topic and partitioned consumers: each topic's or partition's queue is the
+  // smaller of receiver_queue_size and this divided by their number (upstream's default).
+  unsigned max_total_receiver_queue_size_across_partitions = 50000;
+  // Pattern (regex) subscriptions: how often the namespace is listed again to pick up
+  // new topics and drop deleted ones (upstream's default, 60 s).
+  std::chrono::milliseconds pattern_auto_discovery_period = 60s;
   // Individual and cumulative acks are sent in groups this often (0: at once).
   std::chrono::milliseconds ack_group_time = 100ms;
   // Flushed earlier when this many individual acks are waiting.

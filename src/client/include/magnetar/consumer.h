@@ -1,4 +1,5 @@
-// consumer: receives the messages of one topic through a subscription.
+// consumer: receives the messages of one topic through a subscription, or of several:
+// a partitioned topic's partitions, a list of topics, or a pattern's topics.
 //
 // Made by client::subscribe. The broker pushes up to receiver_queue_size messages ahead
 // (flow permits, renewed by half the queue once half is consumed); receive() takes them
@@ -7,6 +8,12 @@
 // When the connection drops, or the broker closes the consumer (after a seek, or when
 // the topic moves), it subscribes again with backoff; messages received but not yet
 // taken are dropped then, and the broker redelivers them.
+//
+// Over several topics there is one queue (receiver_queue_size) fed by one consumer per
+// topic or partition; message::topic_name() and message_id::topic_name() say where each
+// message came from. Acks, cumulative acks (within that topic) and seeks to a message
+// id go to that topic; seeks to a time, earliest or latest, redelivery, unsubscribe and
+// close go to all. get_last_message_id fails with not_supported there, as upstream.
 //
 // Threading: a consumer is a handle (copies share one consumer); every call is
 // thread-safe. Callbacks (receive_async, the active-consumer listener) run on one of the
@@ -31,7 +38,7 @@
 namespace magnetar {
 
 namespace client_detail {
-class consumer_impl;
+class consumer_base;
 }
 
 struct batch_receive_policy {
@@ -114,8 +121,8 @@ class consumer {
  private:
   friend class client;
   friend class reader;
-  explicit consumer(std::shared_ptr<client_detail::consumer_impl> impl);
-  std::shared_ptr<client_detail::consumer_impl> _impl;
+  explicit consumer(std::shared_ptr<client_detail::consumer_base> impl);
+  std::shared_ptr<client_detail::consumer_base> _impl;
 };
 
 }  // namespace magnetar

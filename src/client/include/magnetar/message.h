@@ -55,7 +55,10 @@ class message {
   std::uint64_t publish_time() const;
   std::uint32_t redelivery_count() const;
   const std::string& producer_name() const;
+  // The topic it came from: the partition ("...-partition-<i>") on a partitioned topic.
   const std::string& topic() const;
+  // upstream's name for topic().
+  const std::string& topic_name() const { return topic(); }
 
  private:
   friend struct client_detail::message_data;

@@ -1,6 +1,8 @@
 // message_id: where a message is stored on its topic, as the broker reports it in send
 // receipts and deliveries: (ledger id, entry id, partition, batch index).
 //
+// A received id also names the topic (or partition) it came from, so that a consumer of
+// several topics routes its ack; the name takes no part in comparisons or serialize().
 // Ids of one topic (or partition) are totally ordered by (ledger, entry, batch index),
 // which is the order the broker stores and delivers them. earliest() sorts before every
 // stored message and latest() after; they are what readers start from. serialize() gives
@@ -12,11 +14,16 @@
 
 #include <compare>
 #include <cstdint>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <string_view>
 
 namespace magnetar {
+
+namespace client_detail {
+struct message_id_access;
+}
 
 class message_id {
  public:
@@ -40,6 +47,10 @@ class message_id {
   // The number of messages in that batch, 0 when unknown or not batched.
   std::int32_t batch_size() const { return _batch_size; }
   bool is_batched() const { return _batch_index >= 0; }
+  // The topic or partition ("...-partition-<i>") of a received message; empty otherwise.
+  const std::string& topic_name() const;
+  // Names the topic, e.g. of an id built by hand for a multi-topic consumer's seek or ack.
+  void set_topic_name(std::string topic);
 
   // The id of the entry this message is in (the batch index dropped).
   message_id entry() const { return {_ledger_id, _entry_id, _partition}; }
@@ -69,6 +80,9 @@ class message_id {
   std::int32_t _partition = -1;
   std::int32_t _batch_index = -1;
   std::int32_t _batch_size = 0;
+  // Shared: every message of a topic names the same string, so ids stay cheap to copy.
+  std::shared_ptr<const std::string> _topic;
+  friend struct client_detail::message_id_access;
 };
 
 std::ostream& operator<<(std::ostream& out, const message_id& id);

@@ -6,6 +6,11 @@
 // reconnects with backoff (same name, epoch + 1) and sends again every message not yet
 // receipted, in order; sends meanwhile wait in the pending queue.
 //
+// On a partitioned topic there is one producer per partition behind this handle;
+// producer_config::routing_mode and hashing pick each message's partition, and the ids
+// sends complete with carry it. topic() is the partitioned topic; flush and close span
+// every partition.
+//
 // Threading: a producer is a handle (copies share one producer) and every call is
 // thread-safe. Callbacks run on one of the client's io threads: keep them short and
 // never make blocking calls (send, flush, close) from them. Dropping the last handle
@@ -26,7 +31,7 @@
 namespace magnetar {
 
 namespace client_detail {
-class producer_impl;
+class producer_base;
 }
 
 using send_callback = std::function<void(result<message_id>)>;
@@ -71,8 +76,8 @@ class producer {
 
  private:
   friend class client;
-  explicit producer(std::shared_ptr<client_detail::producer_impl> impl);
-  std::shared_ptr<client_detail::producer_impl> _impl;
+  explicit producer(std::shared_ptr<client_detail::producer_base> impl);
+  std::shared_ptr<client_detail::producer_base> _impl;
 };
 
 }  // namespace magnetar
