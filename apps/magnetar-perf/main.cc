@@ -38,6 +38,14 @@ void add_options(CLI::App& command, magnetar::perf::perf_options& o) {
   command.add_option("-o,--max-outstanding", o.max_pending, "Messages awaiting their receipt")->capture_default_str();
   command.add_option("-z,--compression", o.compression, "none, lz4 or zstd")->capture_default_str();
   command.add_option("-q,--receiver-queue-size", o.receiver_queue_size, "Consumer receive queue")->capture_default_str();
+  command.add_option("--subscription-type", o.subscription_type, "Exclusive, Shared, Failover or Key_Shared")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"Exclusive", "Shared", "Failover", "Key_Shared"}));
+  command.add_option("-n,--num-consumers", o.consumers, "Consumers on the subscription")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+  command.add_option("--keys", o.keys, "Distinct message keys, round robin (0: none); batches per key")
+      ->capture_default_str();
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <thread>
@@ -52,7 +53,10 @@ result<void> produce(client& c, const perf_options& options, perf_results& out) 
   config.max_pending_messages = options.max_pending;
   config.block_if_queue_full = true;
   config.compression = compression;
+  if (options.keys > 0) config.batching = batching_type::key_based;
   MAGNETAR_TRY(p, c.create_producer(options.topic, config));
+  std::vector<std::string> keys;
+  for (unsigned k = 0; k < options.keys; ++k) keys.push_back("key-" + std::to_string(k));
 
   auto state = std::make_shared<produce_state>();
   std::string payload(std::max<std::size_t>(options.message_size, sizeof(std::int64_t)), 'x');
@@ -71,7 +75,10 @@ result<void> produce(client& c, const perf_options& options, perf_results& out) 
     }
     const std::int64_t now_ns = wall_ns();
     std::memcpy(payload.data(), &now_ns, sizeof now_ns);
-    p.send_async(message_builder().payload(std::string_view(payload)).build(),
+    message_builder builder;
+    builder.payload(std::string_view(payload));
+    if (!keys.empty()) builder.key(keys[sent % keys.size()]);
+    p.send_async(builder.build(),
                  [state, intended](result<message_id> id) {
                    if (!id) {
                      state->errors.fetch_add(1, std::memory_order_relaxed);
@@ -94,19 +101,36 @@ result<void> produce(client& c, const perf_options& options, perf_results& out) 
   return success();
 }
 
-// Receives until `stop` says so, or until `expected` messages arrived once it is set.
-result<void> consume(consumer& cons, const perf_options& options, perf_results& out,
-                     const std::atomic<bool>& producing, const std::atomic<std::uint64_t>& expected) {
-  const auto start = steady::now();
+result<subscription_type> subscription_type_of(const std::string& name) {
+  if (name == "Exclusive") return subscription_type::exclusive;
+  if (name == "Shared") return subscription_type::shared;
+  if (name == "Failover") return subscription_type::failover;
+  if (name == "Key_Shared") return subscription_type::key_shared;
+  return fail(base::errc::invalid_argument,
+              fmt::format("subscription type '{}': use Exclusive, Shared, Failover or Key_Shared", name));
+}
+
+// What one consumer received.
+struct consume_state {
+  std::uint64_t received = 0;
+  base::histogram latency_us{60'000'000, 3};
+};
+
+// Receives until the producer is done and every consumer together has `expected`
+// messages (or the drain timeout passes); `received_total` is shared by the consumers.
+result<void> consume(consumer& cons, const perf_options& options, consume_state& out, const std::atomic<bool>& producing,
+                     const std::atomic<std::uint64_t>& expected, std::atomic<std::uint64_t>& received_total) {
+  MAGNETAR_TRY(type, subscription_type_of(options.subscription_type));
+  const bool cumulative = type == subscription_type::exclusive || type == subscription_type::failover;
   steady::time_point drain_deadline{};
   for (;;) {
     if (!producing.load()) {
       if (drain_deadline == steady::time_point{}) drain_deadline = steady::now() + options.drain_timeout;
-      if (out.received >= expected.load() || steady::now() > drain_deadline) break;
+      if (received_total.load() >= expected.load() || steady::now() > drain_deadline) break;
     }
-    // In batches, acknowledged cumulatively once per batch: the tool measures the
-    // broker and the SDK, not a per-message receive loop of its own.
-    // A short timeout: a batch that waits to fill would add its wait to the latencies.
+    // In batches: the tool measures the broker and the SDK, not a per-message receive
+    // loop of its own. A short timeout: a batch that waits to fill would add its wait
+    // to the latencies.
     auto batch = cons.batch_receive({.max_messages = 1000, .max_bytes = 16 << 20, .timeout = std::chrono::milliseconds(1)});
     if (!batch || batch.value().empty()) continue;  // timeout: check the stop conditions again
     const std::int64_t now_ns = wall_ns();
@@ -115,20 +139,59 @@ result<void> consume(consumer& cons, const perf_options& options, perf_results& 
       if (payload.size() < sizeof(std::int64_t)) continue;
       std::int64_t sent_ns = 0;
       std::memcpy(&sent_ns, payload.data(), sizeof sent_ns);
-      out.end_to_end_latency_us.record(std::max<std::int64_t>(0, (now_ns - sent_ns) / 1000));
+      out.latency_us.record(std::max<std::int64_t>(0, (now_ns - sent_ns) / 1000));
+      // Shared and Key_Shared take individual acks only (grouped by the SDK).
+      if (!cumulative) (void)cons.acknowledge(m);
     }
-    (void)cons.acknowledge_cumulative(batch.value().back());
+    if (cumulative) (void)cons.acknowledge_cumulative(batch.value().back());
     out.received += batch.value().size();
+    received_total.fetch_add(batch.value().size());
   }
-  out.consume_seconds = seconds_since(start);
   return success();
 }
 
 result<consumer> subscribe(client& c, const perf_options& options) {
+  MAGNETAR_TRY(type, subscription_type_of(options.subscription_type));
   consumer_config config;
+  config.type = type;
   config.receiver_queue_size = options.receiver_queue_size;
   config.position = initial_position::latest;
   return c.subscribe(options.topic, options.subscription, config);
+}
+
+// Runs the consumers, each on its own thread, until `producing` is off and they have
+// `expected` messages together; gathers what they measured into `out`.
+result<void> consume_all(std::vector<consumer>& consumers, const perf_options& options, perf_results& out,
+                         const std::atomic<bool>& producing, const std::atomic<std::uint64_t>& expected) {
+  std::vector<consume_state> states(consumers.size());
+  std::vector<result<void>> outcomes(consumers.size(), success());
+  std::atomic<std::uint64_t> received_total{0};
+  const auto start = steady::now();
+  {
+    std::vector<std::jthread> threads;
+    for (std::size_t i = 0; i < consumers.size(); ++i) {
+      threads.emplace_back([&, i] {
+        outcomes[i] = consume(consumers[i], options, states[i], producing, expected, received_total);
+      });
+    }
+  }
+  out.consume_seconds = seconds_since(start);
+  for (std::size_t i = 0; i < consumers.size(); ++i) {
+    MAGNETAR_TRY(outcomes[i]);
+    out.received += states[i].received;
+    out.received_per_consumer.push_back(states[i].received);
+    MAGNETAR_TRY(out.end_to_end_latency_us.merge(states[i].latency_us));
+  }
+  return success();
+}
+
+result<std::vector<consumer>> subscribe_all(client& c, const perf_options& options) {
+  std::vector<consumer> consumers;
+  for (unsigned i = 0; i < std::max(1u, options.consumers); ++i) {
+    MAGNETAR_TRY(cons, subscribe(c, options));
+    consumers.push_back(std::move(cons));
+  }
+  return consumers;
 }
 
 }  // namespace
@@ -142,7 +205,7 @@ result<perf_results> run_produce(const perf_options& options) {
 
 result<perf_results> run_consume(const perf_options& options) {
   MAGNETAR_TRY(c, client::create(options.service_url));
-  MAGNETAR_TRY(cons, subscribe(c, options));
+  MAGNETAR_TRY(consumers, subscribe_all(c, options));
   perf_results out;
   std::atomic<bool> producing{true};
   std::atomic<std::uint64_t> expected{0};
@@ -150,7 +213,7 @@ result<perf_results> run_consume(const perf_options& options) {
     std::this_thread::sleep_for(options.duration);
     producing = false;
   });
-  auto done = consume(cons, options, out, producing, expected);
+  auto done = consume_all(consumers, options, out, producing, expected);
   timer.join();
   MAGNETAR_TRY(done);
   return out;
@@ -161,12 +224,12 @@ result<perf_results> run_pubsub(const perf_options& options) {
   config.io_threads = 1;
   MAGNETAR_TRY(consumer_client, client::create(options.service_url, config));
   MAGNETAR_TRY(producer_client, client::create(options.service_url, config));
-  MAGNETAR_TRY(cons, subscribe(consumer_client, options));
+  MAGNETAR_TRY(consumers, subscribe_all(consumer_client, options));
   perf_results out;
   std::atomic<bool> producing{true};
   std::atomic<std::uint64_t> expected{0};
   result<void> consumed = success();
-  std::thread consumer_thread([&] { consumed = consume(cons, options, out, producing, expected); });
+  std::thread consumer_thread([&] { consumed = consume_all(consumers, options, out, producing, expected); });
   auto produced = produce(producer_client, options, out);
   expected = out.sent;
   producing = false;
@@ -200,6 +263,12 @@ std::string summary(const perf_options& options, const perf_results& r) {
       options.topic, options.message_size, options.rate > 0 ? fmt::format("paced at {:.0f} msg/s", options.rate) : "max rate",
       r.sent, r.produce_seconds, produce_rate, produce_rate * static_cast<double>(options.message_size) / 1e6,
       r.send_errors, r.received, r.consume_seconds, consume_rate);
+  if (r.received_per_consumer.size() > 1) {
+    const auto [least, most] = std::minmax_element(r.received_per_consumer.begin(), r.received_per_consumer.end());
+    out += fmt::format("{} {} consumers: {:.0f} to {:.0f} msg/s each\n", r.received_per_consumer.size(),
+                       options.subscription_type, per_second(*least, r.consume_seconds),
+                       per_second(*most, r.consume_seconds));
+  }
   auto line = [](const char* name, const base::histogram& h) {
     if (h.empty()) return std::string();
     return fmt::format("{} latency ms: p50 {:.2f} p99 {:.2f} p99.9 {:.2f} max {:.2f}\n", name,
@@ -217,19 +286,28 @@ std::string markdown_report(const perf_options& options, const perf_results& r) 
       "# magnetar-perf run\n\n"
       "| setting | value |\n| --- | --- |\n"
       "| service URL | {} |\n| topic | {} |\n| message size | {} B |\n| rate | {} |\n| duration | {} s |\n"
-      "| batching | {} (max {} messages, {} ms) |\n| compression | {} |\n\n"
+      "| batching | {} (max {} messages, {} ms) |\n| compression | {} |\n"
+      "| subscription | {} x {} |\n| keys | {} |\n\n"
       "## Throughput\n\n| side | messages | seconds | msg/s | MB/s |\n| --- | --- | --- | --- | --- |\n"
       "| produce | {} | {:.1f} | {:.0f} | {:.1f} |\n| consume | {} | {:.1f} | {:.0f} | {:.1f} |\n\n"
       "Send errors: {}. Messages lost (receipted, never received): {}.\n\n"
       "## Latency (ms)\n\n| measure | count | p50 | p99 | p99.9 | max | mean |\n| --- | --- | --- | --- | --- | --- | --- |\n",
       options.service_url, options.topic, options.message_size,
       options.rate > 0 ? fmt::format("{:.0f} msg/s", options.rate) : "max", options.duration.count(),
-      options.batching ? "on" : "off", options.batch_max_messages, options.batch_max_delay.count(), options.compression,
-      r.sent, r.produce_seconds, produce_rate, produce_rate * static_cast<double>(options.message_size) / 1e6,
+      options.batching ? (options.keys > 0 ? "key-based" : "on") : "off", options.batch_max_messages,
+      options.batch_max_delay.count(), options.compression, options.subscription_type, options.consumers,
+      options.keys > 0 ? std::to_string(options.keys) : "none", r.sent, r.produce_seconds, produce_rate, produce_rate * static_cast<double>(options.message_size) / 1e6,
       r.received, r.consume_seconds, consume_rate, consume_rate * static_cast<double>(options.message_size) / 1e6,
       r.send_errors, r.sent > r.received ? r.sent - r.received : 0);
   if (!r.publish_latency_us.empty()) out += latency_row("publish (from intended send time)", r.publish_latency_us) + "\n";
   if (!r.end_to_end_latency_us.empty()) out += latency_row("end to end", r.end_to_end_latency_us) + "\n";
+  if (r.received_per_consumer.size() > 1) {
+    out += "\n## Per consumer\n\n| consumer | messages | msg/s |\n| --- | --- | --- |\n";
+    for (std::size_t i = 0; i < r.received_per_consumer.size(); ++i) {
+      out += fmt::format("| {} | {} | {:.0f} |\n", i, r.received_per_consumer[i],
+                         per_second(r.received_per_consumer[i], r.consume_seconds));
+    }
+  }
   return out;
 }
 

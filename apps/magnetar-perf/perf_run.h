@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace magnetar::perf {
 
@@ -33,6 +34,12 @@ struct perf_options {
   std::size_t max_pending = 10'000;
   std::string compression = "none";  // none, lz4, zstd
   unsigned receiver_queue_size = 10'000;
+  // Exclusive, Shared, Failover or Key_Shared (pulsar-perf's names).
+  std::string subscription_type = "Exclusive";
+  unsigned consumers = 1;
+  // Distinct message keys, given round robin ("key-<n>"); 0: no keys. With keys the
+  // producer batches per key (key-based batching), as Key_Shared needs.
+  unsigned keys = 0;
   // How long the consumer waits for the last messages once the producer is done.
   std::chrono::seconds drain_timeout{30};
 };
@@ -41,6 +48,7 @@ struct perf_results {
   std::uint64_t sent = 0;
   std::uint64_t send_errors = 0;
   std::uint64_t received = 0;
+  std::vector<std::uint64_t> received_per_consumer;
   std::uint64_t bytes_sent = 0;
   double produce_seconds = 0;
   double consume_seconds = 0;
