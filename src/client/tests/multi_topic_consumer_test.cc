@@ -3,6 +3,7 @@
 // redelivery, unsubscribe; readers over partitions.
 #include "client/tests/partitioned_fixture.h"
 
+#include <array>
 #include <future>
 #include <map>
 #include <set>
@@ -332,6 +333,51 @@ TEST_F(multi_topic, a_reader_on_partitions_has_messages_until_all_are_read) {
   auto before = r.value().has_message_available();
   ASSERT_TRUE(before) << before.error();
   EXPECT_TRUE(before.value());
+}
+
+}  // namespace
+}  // namespace magnetar::client_testing
+
+namespace magnetar::client_testing {
+namespace {
+
+using namespace std::chrono_literals;
+
+class failover_partitions : public partitioned_test {};
+
+// Failover on a partitioned topic: each partition has its own active consumer, spread
+// over the consumers as upstream spreads them (partition index modulo their count, in
+// name order), so two consumers share four partitions two and two.
+TEST_F(failover_partitions, each_partition_has_one_active_consumer_spread_over_the_consumers) {
+  create_partitioned(topic(), 4);
+  auto config = from_earliest();
+  config.type = subscription_type::failover;
+  config.consumer_name = "a";
+  auto a = sdk->subscribe(topic(), "sub", config);
+  ASSERT_TRUE(a) << a.error();
+  config.consumer_name = "b";
+  auto b = sdk->subscribe(topic(), "sub", config);
+  ASSERT_TRUE(b) << b.error();
+  // Both are on every partition before anything is published.
+  ASSERT_TRUE(eventually([&] { return a.value().is_connected() && b.value().is_connected(); }));
+  auto p = sdk->create_producer(topic(), unbatched());
+  ASSERT_TRUE(p) << p.error();
+  for (int i = 0; i < 40; ++i) ASSERT_TRUE(p.value().send(text(std::to_string(i))));
+  std::map<std::string, std::set<int>> partitions_of;
+  const std::array<std::pair<std::string, consumer*>, 2> consumers{{{"a", &a.value()}, {"b", &b.value()}}};
+  int received = 0;
+  for (int round = 0; received < 40 && round < 600; ++round) {
+    for (const auto& [name, c] : consumers) {
+      auto m = c->receive(50ms);
+      if (!m) continue;
+      ++received;
+      partitions_of[name].insert(m.value().id().partition());
+      ASSERT_TRUE(c->acknowledge(m.value()));
+    }
+  }
+  ASSERT_EQ(received, 40);
+  EXPECT_EQ(partitions_of["a"], (std::set<int>{0, 2}));
+  EXPECT_EQ(partitions_of["b"], (std::set<int>{1, 3}));
 }
 
 }  // namespace
