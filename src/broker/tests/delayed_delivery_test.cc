@@ -35,6 +35,7 @@ struct outgoing {
   std::string payload;
   std::optional<std::int64_t> deliver_at_ms;
   std::string key;
+  int batch_size = 0;  // > 0: the entry is a batch of that many messages
 };
 
 class delayed_delivery_test : public broker_test {
@@ -50,7 +51,13 @@ class delayed_delivery_test : public broker_test {
       auto md = metadata("p", i);
       if (messages[i].deliver_at_ms) md.set_deliver_at_time(*messages[i].deliver_at_ms);
       if (!messages[i].key.empty()) md.set_partition_key(messages[i].key);
-      client.send_payload(send_command(1, i), md, messages[i].payload);
+      auto send = send_command(1, i);
+      if (messages[i].batch_size > 0) {
+        // The broker reads only the metadata of a batch; the payload stays opaque to it.
+        md.set_num_messages_in_batch(messages[i].batch_size);
+        send.mutable_send()->set_num_messages(messages[i].batch_size);
+      }
+      client.send_payload(send, md, messages[i].payload);
     }
     for (std::size_t i = 0; i < messages.size(); ++i) client.expect(proto::BaseCommand::SEND_RECEIPT);
   }
@@ -122,6 +129,17 @@ TEST_F(delayed_delivery_test, KeySharedLetsLaterMessagesOfTheKeyPassADelayedOne)
   expect_message(*consumer, "now");
   expect_nothing_more(*consumer);
   expect_message(*consumer, "late", due);
+}
+
+TEST_F(delayed_delivery_test, SharedHoldsABatchByItsMetadatasDeliverTime) {
+  auto consumer = connected_client();
+  subscribe(*consumer, "dd9", shared);
+  auto producer = connected_client();
+  const auto due = wall_now_ms() + 400;
+  publish_messages(*producer, "dd9", {{"late batch", due, "", 3}, {"now", std::nullopt, ""}});
+  expect_message(*consumer, "now");
+  expect_nothing_more(*consumer);
+  expect_message(*consumer, "late batch", due);
 }
 
 TEST_F(delayed_delivery_test, ExclusiveDeliversADelayedMessageAtOnce) {
