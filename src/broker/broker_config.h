@@ -38,6 +38,11 @@ struct broker_config {
   // Key_Shared: entries held back for busy consumers before reading ahead stops
   // (keySharedLookAheadMsgInReplayThresholdPerSubscription).
   std::size_t key_shared_look_ahead_entries = 20'000;
+  // Shared and Key_Shared: entries wait for their deliver_at_time
+  // (delayedDeliveryEnabled); the dispatcher wakes for due entries at most once per
+  // tick (delayedDeliveryTickTimeMillis), so a delivery may be up to a tick late.
+  bool delayed_delivery_enabled = true;
+  std::chrono::milliseconds delayed_delivery_tick{1000};
 
   // Managed ledgers (managedLedger*).
   std::uint64_t managed_ledger_max_entries_per_ledger = 50'000;

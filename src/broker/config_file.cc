@@ -157,6 +157,9 @@ constexpr auto settings = std::to_array<setting>({
      &set_number<&c::key_shared_consistent_hashing_replica_points, 1, 10'000>},
     {"keySharedLookAheadMsgInReplayThresholdPerSubscription",
      &set_number<&c::key_shared_look_ahead_entries, 1, java_int_max>},
+    {"delayedDeliveryEnabled", &set_bool<&c::delayed_delivery_enabled>},
+    // At least 1 ms: the tick is what keeps a clock step from spinning the timer.
+    {"delayedDeliveryTickTimeMillis", &set_number<&c::delayed_delivery_tick, 1, java_int_max>},
     {"managedLedgerMaxEntriesPerLedger", &set_number<&c::managed_ledger_max_entries_per_ledger, 1, java_int_max>},
     {"managedLedgerMinLedgerRolloverTimeMinutes",
      &set_number<&c::managed_ledger_min_ledger_rollover_time, 0, java_int_max>},

@@ -91,7 +91,10 @@ awaitable<result<std::vector<mledger::entry>>> dispatcher::read_replay(const std
 
 void dispatcher::reread_from_cursor() { _sub.cursor().rewind(); }
 
-awaitable<void> dispatcher::close() { co_await _gate.close(); }
+awaitable<void> dispatcher::close() {
+  closing();
+  co_await _gate.close();
+}
 
 std::unique_ptr<dispatcher> make_dispatcher(subscription& sub, proto::CommandSubscribe::SubType type) {
   switch (type) {

@@ -52,6 +52,8 @@ class dispatcher {
   virtual consumer* active_consumer() const { return nullptr; }
   // Key_Shared: the hash ranges a consumer owns, for stats.
   virtual std::vector<std::pair<int, int>> key_hash_ranges(const consumer&) const { return {}; }
+  // Shared, Key_Shared: entries waiting for their deliver time (msgDelayed).
+  virtual std::size_t delayed_entries() const { return 0; }
 
   // Starts a read or a wait when there is something to do and none runs.
   void dispatch();
@@ -68,6 +70,11 @@ class dispatcher {
   virtual void deliver(std::vector<mledger::entry> entries, bool replayed) = 0;
   // The cursor's read failed or its entries could not go out: read them again.
   virtual void reread_from_cursor();
+  // close() has begun (the subscription is closing): wake what the type waits on, so
+  // that its coroutines leave the gate.
+  virtual void closing() {}
+  // For the types' own coroutines, which close() waits for too.
+  result<io::gate::pass> enter_gate() { return _gate.enter(); }
 
   subscription& _sub;
 

@@ -4,11 +4,17 @@
 #include "broker/entry_format.h"
 #include "broker/subscription.h"
 #include "broker/topic.h"
+#include "io/run_on.h"
 
 #include <algorithm>
 #include <limits>
 
 namespace magnetar::broker {
+
+shared_dispatcher::shared_dispatcher(subscription& sub)
+    : dispatcher(sub), _delayed(sub.owner().config().delayed_delivery_tick) {}
+
+shared_dispatcher::~shared_dispatcher() = default;
 
 result<void> shared_dispatcher::consumer_added(consumer& /*c*/, const proto::CommandSubscribe& /*request*/) {
   dispatch();
@@ -42,6 +48,9 @@ void shared_dispatcher::entry_acked(mledger::position p, consumer* /*owner*/, st
 void shared_dispatcher::cursor_moved() {
   _replay.clear();
   _replay_hashes.clear();
+  // What is ahead of the cursor is read, and held, again from its new position.
+  _delayed.clear();
+  if (_delay_timer) _delay_timer->cancel();
 }
 
 void shared_dispatcher::add_replay(mledger::position p, std::uint16_t key_hash) {
@@ -102,6 +111,7 @@ void shared_dispatcher::deliver(std::vector<mledger::entry> entries, bool replay
     auto metadata = entry_metadata(e.data);
     const int messages = metadata ? messages_in(metadata.value()) : 1;
     const std::uint16_t hash = metadata ? key_hash_of(metadata.value()) : 0;
+    if (metadata && hold_delayed(e.pos, metadata.value(), hash)) continue;
     consumer* c = choose(hash, replayed);
     if (c == nullptr) {
       add_replay(e.pos, hash);
@@ -131,6 +141,70 @@ consumer* shared_dispatcher::next_round_robin() {
     }
   }
   return nullptr;
+}
+
+bool shared_dispatcher::hold_delayed(mledger::position p, const proto::MessageMetadata& metadata,
+                                     std::uint16_t key_hash) {
+  if (!metadata.has_deliver_at_time() || !_sub.owner().config().delayed_delivery_enabled) return false;
+  // Read again (a cursor read after a failure) while held: it stays held.
+  if (_delayed.contains(p)) return true;
+  if (!_delayed.add(p, key_hash, metadata.deliver_at_time(), wall_now_ms())) return false;
+  remove_replay(p);
+  arm_delay_timer();
+  return true;
+}
+
+void shared_dispatcher::arm_delay_timer() {
+  const auto wakeup = _delayed.next_wakeup_ms();
+  if (!wakeup) return;
+  if (_delay_waiting) {
+    // An entry due before the one awaited: the wait starts over and picks it.
+    if (*wakeup < _delay_wakeup_ms) _delay_timer->cancel();
+    return;
+  }
+  if (_sub.is_closing()) return;
+  auto pass = enter_gate();
+  if (!pass) return;
+  auto& owner = _sub.owner();
+  if (!_delay_timer) _delay_timer = std::make_unique<io::timer>(owner.shard().executor(), owner.clock());
+  _delay_waiting = true;
+  // The subscription owns this dispatcher: holding it keeps `this` alive.
+  io::spawn(owner.shard().executor(),
+            [self = _sub.shared_from_this(), this, held = std::make_shared<io::gate::pass>(std::move(pass).value())]() {
+              return wait_for_delayed(held);
+            });
+}
+
+awaitable<void> shared_dispatcher::wait_for_delayed(std::shared_ptr<io::gate::pass> /*held*/) {
+  while (!_sub.is_closing()) {
+    const auto wakeup = _delayed.next_wakeup_ms();
+    if (!wakeup) break;
+    _delay_wakeup_ms = *wakeup;
+    const auto wait = std::chrono::milliseconds(std::max<std::int64_t>(0, *wakeup - wall_now_ms()));
+    const bool reached = co_await _delay_timer->wait_for(wait);
+    // Cancelled: the subscription closes, the cursor moved, or an earlier entry came.
+    if (!reached || _sub.is_closing()) continue;
+    release_due();
+  }
+  _delay_waiting = false;
+}
+
+void shared_dispatcher::release_due() {
+  // Nothing may be due yet when the wall clock lags the timer's monotonic one; the
+  // tick noted here then spaces the next look.
+  const auto due = _delayed.take_due(wall_now_ms());
+  if (due.empty()) return;
+  for (const auto& d : due) add_replay(d.pos, d.key_hash);
+  dispatch();
+}
+
+void shared_dispatcher::closing() {
+  if (_delay_timer) _delay_timer->cancel();
+}
+
+std::int64_t shared_dispatcher::wall_now_ms() const {
+  const auto now = _sub.owner().clock().wall_now().time_since_epoch();
+  return std::chrono::duration_cast<std::chrono::milliseconds>(now).count();
 }
 
 }  // namespace magnetar::broker

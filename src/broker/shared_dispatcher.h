@@ -12,11 +12,19 @@
 // the replay set, by position, and go before the cursor's next entries. The cursor never
 // rewinds here: rewinding would resend what other consumers still hold.
 //
+// Delayed delivery (delayedDeliveryEnabled): an entry read before its deliver_at_time
+// waits in the delayed_delivery_tracker; a timer on the topic's shard, ticking no faster
+// than delayedDeliveryTickTimeMillis, moves due entries to the replay set, from where
+// they go as any replayed entry (without a redelivery count; Key_Shared's order rules
+// apply to them as to any replay entry). Exclusive and Failover never delay (upstream).
+//
 // key_shared_dispatcher refines who may receive an entry (see its header).
 #pragma once
 
 #include "broker/consumer.h"
+#include "broker/delayed_delivery_tracker.h"
 #include "broker/dispatcher.h"
+#include "io/timer.h"
 
 #include <cstdint>
 #include <map>
@@ -26,7 +34,8 @@ namespace magnetar::broker {
 
 class shared_dispatcher : public dispatcher {
  public:
-  explicit shared_dispatcher(subscription& sub) : dispatcher(sub) {}
+  explicit shared_dispatcher(subscription& sub);
+  ~shared_dispatcher() override;
 
   result<void> consumer_added(consumer& c, const proto::CommandSubscribe& request) override;
   void consumer_removed(consumer& c) override;
@@ -35,10 +44,12 @@ class shared_dispatcher : public dispatcher {
   void cursor_moved() override;
 
   std::size_t replay_size() const { return _replay.size(); }
+  std::size_t delayed_entries() const override { return _delayed.size(); }
 
  protected:
   read_plan plan_read() override;
   void deliver(std::vector<mledger::entry> entries, bool replayed) override;
+  void closing() override;
 
   // Whether `c` may be sent more now.
   bool can_receive(const consumer& c) const;
@@ -69,9 +80,24 @@ class shared_dispatcher : public dispatcher {
   consumer* next_round_robin();
   void give_back(consumer& c, std::map<mledger::position, pending_entry> entries);
 
+  // Delayed delivery: true when the entry waits (or waits already) for its deliver time.
+  bool hold_delayed(mledger::position p, const proto::MessageMetadata& metadata, std::uint16_t key_hash);
+  void arm_delay_timer();
+  awaitable<void> wait_for_delayed(std::shared_ptr<io::gate::pass> held);
+  // Moves the entries due now to the replay set and dispatches them.
+  void release_due();
+  // deliver_at_time is the producer's wall-clock time, so due times are compared with it.
+  std::int64_t wall_now_ms() const;
+
   std::map<mledger::position, std::uint16_t> _replay;
   std::unordered_map<std::uint16_t, int> _replay_hashes;
   std::size_t _next = 0;
+
+  delayed_delivery_tracker _delayed;
+  // Made on first use, on the topic's shard (a timer lives where it waits).
+  std::unique_ptr<io::timer> _delay_timer;
+  bool _delay_waiting = false;     // wait_for_delayed runs
+  std::int64_t _delay_wakeup_ms = 0;  // what it waits for
 };
 
 }  // namespace magnetar::broker

@@ -229,6 +229,7 @@ subscription_stats subscription::stats() const {
   out.msg_rate_redeliver = _redelivered.message_rate();
   out.msg_out_counter = _out.messages();
   out.bytes_out_counter = _out.bytes();
+  out.msg_delayed = _dispatcher->delayed_entries();
   if (const auto* active = _dispatcher->active_consumer()) out.active_consumer_name = active->name();
   for (const auto& c : _consumers) {
     consumer_stats cs;

@@ -60,6 +60,7 @@ struct subscription_stats {
   std::uint64_t msg_out_counter = 0;
   std::uint64_t bytes_out_counter = 0;
   std::uint64_t unacked_messages = 0;
+  std::uint64_t msg_delayed = 0;  // Shared, Key_Shared: entries held for their deliver time
   std::string active_consumer_name;  // Exclusive and Failover only
   std::vector<consumer_stats> consumers;
 };

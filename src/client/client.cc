@@ -2,6 +2,7 @@
 
 #include "client/client_impl.h"
 #include "client/consumer_impl.h"
+#include "client/dead_letter.h"
 #include "client/multi_topic_consumer.h"
 #include "client/partition_router.h"
 #include "client/partitioned_producer.h"
@@ -142,10 +143,34 @@ awaitable<result<std::shared_ptr<consumer_base>>> start_multi(std::shared_ptr<cl
   co_return made;
 }
 
+// retry_enable: the consumer reads its retry letter topic too (as upstream's Java
+// client), so that what reconsume_later publishes comes back to it once the broker
+// delivers it. The letter topics are named after the topic subscribed, and every child
+// (the retry topic's included) uses those names: otherwise a message reconsumed again
+// from the retry topic would go to "<topic>-<sub>-RETRY-<sub>-RETRY".
+awaitable<result<std::shared_ptr<consumer_base>>> start_with_retry_topic(std::shared_ptr<client_impl> impl,
+                                                                         std::string topic, consumer_options options) {
+  auto& policy = options.config.dead_letter_policy;
+  if (policy.retry_letter_topic.empty()) {
+    policy.retry_letter_topic = client_detail::default_retry_letter_topic(topic, options.subscription);
+  }
+  if (policy.dead_letter_topic.empty()) {
+    policy.dead_letter_topic = client_detail::default_dead_letter_topic(topic, options.subscription);
+  }
+  auto retry = wire::topic_name::parse(policy.retry_letter_topic);
+  if (!retry) co_return fail(client_errc::invalid_topic_name, retry.error().message());
+  std::vector<std::string> topics{topic, retry.value().full()};
+  const std::optional<topic_pattern> no_pattern;
+  co_return co_await start_multi(impl, std::move(topic), std::move(topics), options, no_pattern);
+}
+
 awaitable<result<std::shared_ptr<consumer_base>>> make_consumer(std::shared_ptr<client_impl> impl,
                                                                 consumer_options options) {
   if (impl->is_closed()) co_return fail(client_errc::already_closed, "the client is closed");
   MAGNETAR_CO_TRY(resolved, co_await resolve_topic(*impl, options.topic));
+  if (options.config.retry_enable && options.durable) {
+    co_return co_await start_with_retry_topic(impl, resolved.full, std::move(options));
+  }
   if (resolved.partitions > 0) {
     // Every partition, through one queue (readers too, as upstream's C++ client).
     std::vector<std::string> topics{resolved.full};

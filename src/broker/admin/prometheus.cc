@@ -176,6 +176,8 @@ std::string render_metrics(std::string_view cluster, const std::map<std::string,
        [](const subscription_stats& s) { return s.msg_rate_redeliver; }},
       {"pulsar_subscription_unacked_messages", "Messages dispatched to consumers and not yet acknowledged.",
        [](const subscription_stats& s) { return static_cast<double>(s.unacked_messages); }},
+      {"pulsar_subscription_delayed", "Messages held for their deliver time (Shared, Key_Shared).",
+       [](const subscription_stats& s) { return static_cast<double>(s.msg_delayed); }},
       {"pulsar_subscription_consumers_count", "The number of connected consumers on the subscription.",
        [](const subscription_stats& s) { return static_cast<double>(s.consumers.size()); }},
   };

@@ -63,6 +63,7 @@ json to_json(const subscription_stats& s) {
            {"msgOutCounter", s.msg_out_counter},
            {"bytesOutCounter", s.bytes_out_counter},
            {"unackedMessages", s.unacked_messages},
+           {"msgDelayed", s.msg_delayed},
            {"consumers", std::move(consumers)},
            {"isReplicated", false}};
   // Pulsar leaves activeConsumerName out (null) for Shared and Key_Shared.

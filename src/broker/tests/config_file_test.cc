@@ -50,6 +50,8 @@ keepAliveIntervalSeconds=15
 maxPendingPublishRequestsPerConnection=500
 dispatcherMaxReadBatchSize=50
 dispatcherMaxReadSizeBytes=1000000
+delayedDeliveryEnabled=false
+delayedDeliveryTickTimeMillis=250
 managedLedgerMaxEntriesPerLedger=1000
 managedLedgerMinLedgerRolloverTimeMinutes=1
 managedLedgerMaxLedgerRolloverTimeMinutes=60
@@ -78,6 +80,8 @@ numIOThreads=4
   EXPECT_EQ(c.max_pending_publish_requests_per_connection, 500u);
   EXPECT_EQ(c.dispatcher_max_read_batch_size, 50u);
   EXPECT_EQ(c.dispatcher_max_read_size_bytes, 1000000u);
+  EXPECT_FALSE(c.delayed_delivery_enabled);
+  EXPECT_EQ(c.delayed_delivery_tick, std::chrono::milliseconds(250));
   EXPECT_EQ(c.managed_ledger_max_entries_per_ledger, 1000u);
   EXPECT_EQ(c.managed_ledger_min_ledger_rollover_time, std::chrono::minutes(1));
   EXPECT_EQ(c.managed_ledger_max_ledger_rollover_time, std::chrono::minutes(60));
@@ -150,6 +154,14 @@ TEST(config_file, a_number_out_of_range_names_the_range) {
             "broker.conf:1: defaultNumPartitions: '0' is out of range (1..2147483647)");
   EXPECT_THAT(error_of("managedLedgerMaxEntriesPerLedger=99999999999999999999999"), HasSubstr("out of range"));
   EXPECT_THAT(error_of("dispatcherMaxReadBatchSize=-5"), HasSubstr("out of range"));
+}
+
+TEST(config_file, delayed_delivery_is_on_by_default_and_its_tick_is_at_least_a_millisecond) {
+  auto parsed = parse("");
+  ASSERT_TRUE(parsed) << parsed.error();
+  EXPECT_TRUE(parsed.value().config.delayed_delivery_enabled);
+  EXPECT_EQ(parsed.value().config.delayed_delivery_tick, std::chrono::milliseconds(1000));
+  EXPECT_THAT(error_of("delayedDeliveryTickTimeMillis=0"), HasSubstr("delayedDeliveryTickTimeMillis"));
 }
 
 TEST(config_file, a_port_out_of_range_is_refused) {

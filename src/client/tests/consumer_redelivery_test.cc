@@ -1,9 +1,12 @@
 // The SDK against an in-process broker: negative acks, the ack timeout, dead letter and
-// retry topics, and batch-index acks, on the single-active subscriptions the broker
-// serves (there a redelivery request brings back everything unacknowledged).
+// retry topics, and batch-index acks, mostly on Exclusive subscriptions (there a
+// redelivery request brings back everything unacknowledged); messages reconsumed later
+// come back after their delay on Shared ones (only Shared and Key_Shared delay).
 #include "client/tests/client_test_fixture.h"
 
 #include <future>
+#include <set>
+#include <utility>
 #include <vector>
 
 namespace magnetar::client_testing {
@@ -36,6 +39,11 @@ class consumer_redelivery : public client_test {
     auto p = sdk->create_producer(t, pc);
     EXPECT_TRUE(p) << p.error();
     return p ? std::move(p).value() : producer();
+  }
+  // Wall-clock milliseconds, as deliver times are written (truncated alike).
+  static std::int64_t epoch_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
   }
   // The next message the app gets whose payload is `payload` (others are acked).
   static result<message> next_with_payload(consumer& c, const std::string& payload) {
@@ -242,10 +250,43 @@ TEST_F(consumer_redelivery, reconsume_later_publishes_to_the_retry_topic_and_ack
   EXPECT_EQ(r.value().properties().at("DELAY_TIME"), "1000");
   EXPECT_EQ(r.value().properties().at("REAL_TOPIC"), topic());
   EXPECT_EQ(r.value().properties().at("ORIGIN_MESSAGE_ID"), m.value().id().to_string());
+  // The consumer reads the retry topic too; on Exclusive the broker does not delay.
   ASSERT_TRUE(p.value().send(text("after")));
-  auto next = c.value().receive(10s);
-  ASSERT_TRUE(next) << next.error();
-  EXPECT_EQ(next.value().payload(), "after");
+  std::set<std::pair<std::string, std::string>> got;
+  for (int i = 0; i < 2; ++i) {
+    auto next = c.value().receive(10s);
+    ASSERT_TRUE(next) << next.error();
+    got.emplace(next.value().payload(), next.value().topic());
+  }
+  EXPECT_EQ(got, (std::set<std::pair<std::string, std::string>>{{"later", topic("-sub-RETRY")}, {"after", topic()}}));
+}
+
+TEST_F(consumer_redelivery, a_reconsumed_message_comes_back_after_its_delay_counting_the_retries) {
+  auto p = sdk->create_producer(topic(), unbatched());
+  ASSERT_TRUE(p) << p.error();
+  ASSERT_TRUE(p.value().send(text("again")));
+  auto cc = from_earliest();
+  cc.type = subscription_type::shared;
+  cc.retry_enable = true;
+  auto c = sdk->subscribe(topic(), "sub", cc);
+  ASSERT_TRUE(c) << c.error();
+  auto m = c.value().receive(10s);
+  ASSERT_TRUE(m) << m.error();
+  EXPECT_FALSE(m.value().properties().contains("RECONSUMETIMES"));
+  for (int times = 1; times <= 2; ++times) {
+    const auto asked = epoch_ms();
+    ASSERT_TRUE(c.value().reconsume_later(m.value(), 300ms));
+    m = c.value().receive(10s);
+    ASSERT_TRUE(m) << m.error();
+    // The broker held it until the deliver time reconsume_later set (now + 300 ms).
+    EXPECT_GE(epoch_ms() - asked, 300);
+    EXPECT_EQ(m.value().payload(), "again");
+    EXPECT_EQ(m.value().topic(), topic("-sub-RETRY"));
+    EXPECT_EQ(m.value().properties().at("RECONSUMETIMES"), std::to_string(times));
+    EXPECT_EQ(m.value().properties().at("REAL_TOPIC"), topic());
+    EXPECT_EQ(m.value().redelivery_count(), 0u);
+  }
+  ASSERT_TRUE(c.value().acknowledge(m.value()));
 }
 
 TEST_F(consumer_redelivery, reconsume_later_past_the_limit_goes_to_the_dead_letter_topic) {

@@ -17,7 +17,7 @@ std::map<std::string, topic_stats> one_topic() {
   t.msg_out_counter = 4;
   t.storage_size = 2048;
   t.publishers.resize(1);
-  subscription_stats s{.type = "Shared", .msg_backlog = 6, .unacked_messages = 3};
+  subscription_stats s{.type = "Shared", .msg_backlog = 6, .unacked_messages = 3, .msg_delayed = 2};
   s.consumers.resize(2);
   t.subscriptions["sub-a"] = s;
   return {{"persistent://public/default/t1", t}};
@@ -43,6 +43,7 @@ TEST(prometheus, subscription_metrics_add_the_subscription_label) {
       R"({cluster="standalone",namespace="public/default",topic="persistent://public/default/t1",subscription="sub-a"})";
   EXPECT_THAT(text, HasSubstr("pulsar_subscription_back_log" + labels + " 6\n"));
   EXPECT_THAT(text, HasSubstr("pulsar_subscription_unacked_messages" + labels + " 3\n"));
+  EXPECT_THAT(text, HasSubstr("pulsar_subscription_delayed" + labels + " 2\n"));
   EXPECT_THAT(text, HasSubstr("pulsar_subscription_consumers_count" + labels + " 2\n"));
   EXPECT_THAT(text, HasSubstr("pulsar_subscription_msg_rate_out" + labels));
   EXPECT_THAT(text, HasSubstr("pulsar_subscription_msg_throughput_out" + labels));

@@ -67,7 +67,8 @@ TEST(stats_json, subscriptions_are_keyed_by_name_with_their_consumers) {
   EXPECT_EQ(s["msgBacklog"], 6);
   EXPECT_EQ(s["unackedMessages"], 2);
   EXPECT_EQ(s["activeConsumerName"], "c-1");
-  for (const char* field : {"msgRateOut", "msgThroughputOut", "msgRateRedeliver", "msgOutCounter", "bytesOutCounter"}) {
+  for (const char* field :
+       {"msgRateOut", "msgThroughputOut", "msgRateRedeliver", "msgOutCounter", "bytesOutCounter", "msgDelayed"}) {
     EXPECT_TRUE(s.contains(field)) << field;
   }
   auto c = s["consumers"][0];

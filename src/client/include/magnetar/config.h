@@ -189,7 +189,10 @@ struct consumer_config {
   std::chrono::milliseconds ack_timeout_tick = 1s;
   // Dead letter topic and retry topic; see dead_letter_policy.
   magnetar::dead_letter_policy dead_letter_policy;
-  // Allows consumer::reconsume_later, which publishes to the retry letter topic.
+  // Allows consumer::reconsume_later, which publishes to the retry letter topic. As
+  // upstream's Java client, client::subscribe to one topic then subscribes to the topic
+  // and its retry letter topic (one consumer over both, on the same subscription), and
+  // fills in the dead letter and retry topic names from that topic when they are empty.
   bool retry_enable = false;
   // Acks of single messages of a batch go to the broker at once, with the batch's
   // still-unacknowledged indexes (upstream's enableBatchIndexAcknowledgment), instead of

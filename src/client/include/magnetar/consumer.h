@@ -87,8 +87,10 @@ class consumer {
   // Retry later (consumer_config::retry_enable): publishes a copy of `m` to the retry
   // letter topic, to be delivered `delay` from now (RECONSUMETIMES counts the retries;
   // past dead_letter_policy.max_redeliver_count it goes to the dead letter topic
-  // instead), then acknowledges `m`. This consumer does not read the retry topic: until
-  // multi-topic consumers exist, subscribe another consumer to it. Errors:
+  // instead), then acknowledges `m`. A consumer subscribed to one topic with
+  // retry_enable reads the retry topic too (see consumer_config::retry_enable), so `m`
+  // comes back to it; the broker holds it until then on Shared and Key_Shared
+  // subscriptions only (Exclusive and Failover deliver it at once, as upstream). Errors:
   // invalid_argument (retry_enable off, a negative delay, or called on an io thread),
   // already_closed, and the retry topic producer's errors (then `m` stays unacked).
   result<void> reconsume_later(const message& m, std::chrono::milliseconds delay);
