@@ -22,6 +22,8 @@ std::string_view describe(errc e) {
     case errc::too_many_requests: return "too many requests";
     case errc::topic_terminated: return "topic terminated";
     case errc::unsupported_version: return "unsupported version";
+    case errc::producer_blocked_quota_hold:
+    case errc::producer_blocked_quota_exception: return "backlog quota exceeded";
   }
   return "unknown broker error";
 }

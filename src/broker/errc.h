@@ -30,6 +30,10 @@ enum class errc {
   too_many_requests,       // a pending-request limit is reached
   topic_terminated,
   unsupported_version,
+  // The topic's backlog is over its quota: a producer may not attach. Two codes because
+  // upstream tells the client which policy applies (hold: it retries; exception: fails).
+  producer_blocked_quota_hold,
+  producer_blocked_quota_exception,
 };
 
 constexpr std::string_view category_name(errc) { return "magnetar.broker"; }
