@@ -193,6 +193,9 @@ awaitable<result<std::shared_ptr<topic>>> broker_service::load_topic(const wire:
   MAGNETAR_CO_TRY(ledger, co_await mledger::managed_ledger::open(name.persistence_name(), ledger_config(),
                                                                  {_deps.store, _deps.ledgers, _deps.clock}));
   auto t = std::make_shared<topic>(*this, name, owner, std::move(ledger));
+  // Deduplication recovers before the first SEND is taken, as upstream's topic load
+  // waits for it.
+  co_await t->refresh_policies();
   t->start();
   spdlog::info("loaded topic {}", name.full());
   co_return t;

@@ -295,4 +295,12 @@ void subscription::roll(base::clock::time_point now) {
   }
 }
 
+result<void> subscription::expire_upto(mledger::position p) {
+  if (p <= _cursor->mark_delete_position()) return success();
+  MAGNETAR_TRY(_cursor->mark_delete(p));
+  for (const auto& c : _consumers) c->acked_upto(p);
+  forget_redelivery_counts_upto(p);
+  return success();
+}
+
 }  // namespace magnetar::broker

@@ -76,6 +76,12 @@ class subscription : public std::enable_shared_from_this<subscription> {
   subscription_stats stats() const;
   void roll(base::clock::time_point now);
 
+  // Acknowledges every entry up to `p` on the subscription's behalf (message TTL,
+  // backlog-quota eviction): the cursor's mark-delete position moves there and the
+  // consumers stop counting those entries as unacknowledged. Nothing when `p` is at or
+  // before the mark-delete position already.
+  result<void> expire_upto(mledger::position p);
+
  private:
   consumer* active() const { return _active; }
   void choose_active();

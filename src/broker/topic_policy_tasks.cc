@@ -1,0 +1,60 @@
+// The topic's namespace policies and the periodic work they ask for: reading them,
+// message expiry (TTL) and the backlog quota check.
+#include "base/log.h"
+#include "broker/admin/namespace_resources.h"
+#include "broker/backlog_quota.h"
+#include "broker/broker_service.h"
+#include "broker/message_expiry.h"
+#include "broker/topic.h"
+
+#include <algorithm>
+
+namespace magnetar::broker {
+
+awaitable<void> topic::refresh_policies() {
+  auto read = co_await _broker.resources().get_policies(_name.namespace_name());
+  nlohmann::json policies;
+  if (read) {
+    policies = std::move(read).value();
+  } else {
+    // The broker's defaults are the better guess than nothing; the next refresh retries.
+    spdlog::warn("{}: reading the namespace's policies: {}", _full_name, read.error());
+  }
+  if (_closing) co_return;
+  _policies = resolve_policies(policies, config());
+  _ledger->set_retention(_policies.retention_time, _policies.retention_size_bytes);
+  auto dedup = co_await _dedup->set_enabled(_policies.deduplication_enabled);
+  if (!dedup) spdlog::warn("{}: deduplication: {}", _full_name, dedup.error());
+}
+
+awaitable<void> topic::policy_loop(std::shared_ptr<io::gate::pass> /*held*/) {
+  const auto& c = config();
+  using time_point = base::clock::time_point;
+  time_point now = clock().now();
+  time_point next_refresh = now + c.namespace_policies_refresh_interval;
+  time_point next_expiry = now + c.message_expiry_check_interval;
+  time_point next_quota = now + c.backlog_quota_check_interval;
+  while (!_closing) {
+    const auto wake = std::min({next_refresh, next_expiry, next_quota});
+    const bool reached = co_await _policy_timer->wait_until(wake);
+    if (!reached || _closing) break;
+    now = clock().now();
+    if (now >= next_refresh) {
+      co_await refresh_policies();
+      next_refresh = clock().now() + c.namespace_policies_refresh_interval;
+    }
+    if (_closing) break;
+    if (now >= next_expiry) {
+      auto expired = co_await expire_messages(*this, _policies.message_ttl_seconds);
+      if (!expired && !_closing) spdlog::warn("{}: message expiry: {}", _full_name, expired.error());
+      next_expiry = clock().now() + c.message_expiry_check_interval;
+    }
+    if (_closing) break;
+    if (now >= next_quota) {
+      if (c.backlog_quota_check_enabled) enforce_backlog_quota(*this);
+      next_quota = clock().now() + c.backlog_quota_check_interval;
+    }
+  }
+}
+
+}  // namespace magnetar::broker
