@@ -164,7 +164,8 @@ awaitable<void> broker_service::policies_changed(std::string namespace_name) {
         if (t->is_closing()) continue;
         auto pass = t->enter();
         if (!pass) continue;
-        co_await t->refresh_policies();
+        auto refreshed = co_await t->refresh_policies();  // logged; the topic's next refresh retries
+        (void)refreshed;
       }
     });
   }

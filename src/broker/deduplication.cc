@@ -77,9 +77,10 @@ awaitable<result<void>> deduplication::enable() {
 }
 
 awaitable<result<void>> deduplication::replay_after(mledger::position from) {
-  const auto last = _ml.last_confirmed();
+  // Up to the last entry as it is when the replay ends, not as it was when it began:
+  // on a loaded topic, adds go on while the replay reads.
   auto next = _ml.next_valid_position(from);
-  while (next <= last) {
+  while (next <= _ml.last_confirmed()) {
     MAGNETAR_CO_TRY(entries, co_await _ml.read_entries(next, replay_batch));
     if (entries.empty()) break;
     for (const auto& e : entries) {

@@ -65,7 +65,9 @@ class topic : public std::enable_shared_from_this<topic> {
   // deduplication (recovered before this returns), TTL and backlog quota for the
   // periodic checks. The broker awaits it before a loaded topic serves; afterwards it
   // runs every namespace_policies_refresh_interval and when the admin API changes them.
-  awaitable<void> refresh_policies();
+  // Fails only when deduplication should be on and could not recover (the policies
+  // themselves fall back to the broker's defaults when unreadable).
+  awaitable<result<void>> refresh_policies();
   const topic_policies& policies() const { return _policies; }
   deduplication& dedup() { return *_dedup; }
   const deduplication& dedup() const { return *_dedup; }

@@ -11,7 +11,7 @@
 
 namespace magnetar::broker {
 
-awaitable<void> topic::refresh_policies() {
+awaitable<result<void>> topic::refresh_policies() {
   auto read = co_await _broker.resources().get_policies(_name.namespace_name());
   nlohmann::json policies;
   if (read) {
@@ -20,11 +20,12 @@ awaitable<void> topic::refresh_policies() {
     // The broker's defaults are the better guess than nothing; the next refresh retries.
     spdlog::warn("{}: reading the namespace's policies: {}", _full_name, read.error());
   }
-  if (_closing) co_return;
+  if (_closing) co_return success();
   _policies = resolve_policies(policies, config());
   _ledger->set_retention(_policies.retention_time, _policies.retention_size_bytes);
   auto dedup = co_await _dedup->set_enabled(_policies.deduplication_enabled);
   if (!dedup) spdlog::warn("{}: deduplication: {}", _full_name, dedup.error());
+  co_return dedup;
 }
 
 awaitable<void> topic::policy_loop(std::shared_ptr<io::gate::pass> /*held*/) {
@@ -40,7 +41,8 @@ awaitable<void> topic::policy_loop(std::shared_ptr<io::gate::pass> /*held*/) {
     if (!reached || _closing) break;
     now = clock().now();
     if (now >= next_refresh) {
-      co_await refresh_policies();
+      auto refreshed = co_await refresh_policies();  // logged; the next refresh retries
+      (void)refreshed;
       next_refresh = clock().now() + c.namespace_policies_refresh_interval;
     }
     if (_closing) break;
