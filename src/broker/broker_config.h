@@ -46,6 +46,13 @@ struct broker_config {
   bool broker_deduplication_enabled = false;
   std::int64_t broker_deduplication_entries_interval = 1000;
   std::int64_t broker_deduplication_max_number_of_producers = 10'000;
+  // A snapshot at least this often while entries came in (brokerDeduplicationSnapshot-
+  // IntervalSeconds; 0: by entries only), so that a quiet topic's deduplication cursor
+  // does not hold back trimming for long.
+  std::chrono::milliseconds broker_deduplication_snapshot_interval = std::chrono::seconds(120);
+  // A producer name not connected for this long is forgotten
+  // (brokerDeduplicationProducerInactivityTimeoutMinutes).
+  std::chrono::milliseconds broker_deduplication_producer_inactivity_timeout = std::chrono::hours(6);
 
   // Message TTL for namespaces without messageTTL (ttlDurationDefaultInSeconds; 0: none),
   // and how often topics expire messages (messageExpiryCheckIntervalInMinutes in the

@@ -5,6 +5,7 @@
 #include "broker/entry_format.h"
 
 #include <charconv>
+#include <map>
 
 namespace magnetar::broker {
 
@@ -165,14 +166,37 @@ void deduplication::snapshot() {
   _since_snapshot = 0;
   // At most brokerDeduplicationMaxNumberOfProducers producers, as upstream bounds the
   // snapshot; one left out is recovered by the replay only if it published after it.
-  std::int64_t kept = 0;
+  std::map<std::string, std::string> ids;
   for (const auto& [producer, id] : _persisted) {
-    if (kept++ >= _config.broker_deduplication_max_number_of_producers) break;
-    _cursor->set_property(producer, std::to_string(id));
+    if (static_cast<std::int64_t>(ids.size()) >= _config.broker_deduplication_max_number_of_producers) break;
+    ids.emplace(producer, std::to_string(id));
   }
+  _cursor->set_properties(std::move(ids));
   if (_last_persisted.ledger().value() < 0) return;
   if (auto moved = _cursor->mark_delete(_last_persisted); !moved) {
     spdlog::warn("{}: deduplication snapshot at {}: {}", _topic, _last_persisted, moved.error());
+  }
+}
+
+void deduplication::snapshot_if_behind() {
+  if (_since_snapshot > 0) snapshot();
+}
+
+void deduplication::purge_inactive(const std::vector<std::string>& connected, base::clock::time_point now,
+                                   base::clock::duration timeout) {
+  if (!enabled()) return;
+  for (const auto& name : connected) _last_seen[name] = now;
+  std::vector<std::string> gone;
+  for (const auto& [name, id] : _pushed) {
+    // A name first met here (recovered, or it published between two calls) starts now.
+    auto seen = _last_seen.try_emplace(name, now).first;
+    if (now - seen->second > timeout) gone.push_back(name);
+  }
+  for (const auto& name : gone) {
+    spdlog::info("{}: deduplication forgets producer {} (inactive)", _topic, name);
+    _pushed.erase(name);
+    _persisted.erase(name);
+    _last_seen.erase(name);
   }
 }
 

@@ -14,12 +14,14 @@
 // (topic load, or a policy change) opens that cursor, reads the snapshot, and replays
 // the entries after it, reading each one's producer_name and sequence ids from its
 // metadata: after a crash nothing acknowledged is forgotten. The cursor holds back
-// trimming up to the snapshot only, as upstream's does. Disabling deletes the cursor and
-// forgets the maps.
+// trimming up to the snapshot only, as upstream's does, and is also snapshotted on a
+// timer so that a quiet topic's trimming is not held back. Disabling deletes the cursor
+// and forgets the maps.
 //
 // Owned by its topic, on the topic's shard; not thread-safe.
 #pragma once
 
+#include "base/clock.h"
 #include "base/result.h"
 #include "broker/broker_config.h"
 #include "io/asio.h"
@@ -32,6 +34,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace magnetar::broker {
 
@@ -63,6 +66,14 @@ class deduplication {
 
   // Snapshots now (the topic closes next; the managed ledger's close persists it).
   void snapshot();
+  // The time-based snapshot (brokerDeduplicationSnapshotIntervalSeconds): one when
+  // entries persisted since the last.
+  void snapshot_if_behind();
+  // Forgets producer names not among `connected` at any call for longer than `timeout`
+  // (brokerDeduplicationProducerInactivityTimeoutMinutes), as upstream bounds the maps.
+  // Inactivity is measured in the caller's ticks.
+  void purge_inactive(const std::vector<std::string>& connected, base::clock::time_point now,
+                      base::clock::duration timeout);
 
  private:
   awaitable<result<void>> enable();
@@ -80,6 +91,7 @@ class deduplication {
   std::unordered_map<std::string, std::int64_t> _persisted;
   mledger::position _last_persisted = mledger::position::earliest();
   std::int64_t _since_snapshot = 0;
+  std::unordered_map<std::string, base::clock::time_point> _last_seen;
 };
 
 }  // namespace magnetar::broker

@@ -21,7 +21,6 @@ constexpr auto upstream_keys = std::to_array<std::string_view>({
     "activeConsumerFailoverDelayTimeMillis", "subscriptionExpirationTimeMinutes",
     "subscriptionRedeliveryTrackerEnabled", "subscriptionKeySharedUseConsistentHashing",
     "subscriptionKeySharedConsistentHashingReplicaPoints", "subscriptionExpiryCheckIntervalInMinutes",
-    "brokerDeduplicationProducerInactivityTimeoutMinutes",
     "defaultNumberOfNamespaceBundles", "maxTopicsPerNamespace", "isAllowAutoUpdateSchemaEnabled",
     "clientLibraryVersionCheckEnabled", "statusFilePath", "maxUnackedMessagesPerConsumer",
     "maxUnackedMessagesPerSubscription", "maxUnackedMessagesPerBroker",

@@ -5,6 +5,7 @@
 #include "broker/backlog_quota.h"
 #include "broker/broker_service.h"
 #include "broker/message_expiry.h"
+#include "broker/producer.h"
 #include "broker/topic.h"
 
 #include <algorithm>
@@ -35,8 +36,14 @@ awaitable<void> topic::policy_loop(std::shared_ptr<io::gate::pass> /*held*/) {
   time_point next_refresh = now + c.namespace_policies_refresh_interval;
   time_point next_expiry = now + c.message_expiry_check_interval;
   time_point next_quota = now + c.backlog_quota_check_interval;
+  // Time-based deduplication snapshots and the inactive-producer purge share a period
+  // (without a snapshot interval, the purge still runs every minute).
+  const base::clock::duration dedup_period = c.broker_deduplication_snapshot_interval.count() > 0
+                                                 ? base::clock::duration(c.broker_deduplication_snapshot_interval)
+                                                 : base::clock::duration(std::chrono::minutes(1));
+  time_point next_dedup = now + dedup_period;
   while (!_closing) {
-    const auto wake = std::min({next_refresh, next_expiry, next_quota});
+    const auto wake = std::min({next_refresh, next_expiry, next_quota, next_dedup});
     const bool reached = co_await _policy_timer->wait_until(wake);
     if (!reached || _closing) break;
     now = clock().now();
@@ -55,6 +62,13 @@ awaitable<void> topic::policy_loop(std::shared_ptr<io::gate::pass> /*held*/) {
     if (now >= next_quota) {
       if (c.backlog_quota_check_enabled) enforce_backlog_quota(*this);
       next_quota = clock().now() + c.backlog_quota_check_interval;
+    }
+    if (now >= next_dedup) {
+      std::vector<std::string> connected;
+      for (const auto& p : _producers) connected.push_back(p->name());
+      _dedup->purge_inactive(connected, now, c.broker_deduplication_producer_inactivity_timeout);
+      if (c.broker_deduplication_snapshot_interval.count() > 0) _dedup->snapshot_if_behind();
+      next_dedup = clock().now() + dedup_period;
     }
   }
 }

@@ -62,6 +62,8 @@ defaultRetentionSizeInMB=1024
 brokerDeduplicationEnabled=true
 brokerDeduplicationEntriesInterval=50
 brokerDeduplicationMaxNumberOfProducers=20
+brokerDeduplicationSnapshotIntervalSeconds=30
+brokerDeduplicationProducerInactivityTimeoutMinutes=60
 ttlDurationDefaultInSeconds=3600
 messageExpiryCheckIntervalInMinutes=2
 backlogQuotaCheckEnabled=false
@@ -99,6 +101,8 @@ numIOThreads=4
   EXPECT_TRUE(c.broker_deduplication_enabled);
   EXPECT_EQ(c.broker_deduplication_entries_interval, 50);
   EXPECT_EQ(c.broker_deduplication_max_number_of_producers, 20);
+  EXPECT_EQ(c.broker_deduplication_snapshot_interval, std::chrono::seconds(30));
+  EXPECT_EQ(c.broker_deduplication_producer_inactivity_timeout, std::chrono::minutes(60));
   EXPECT_EQ(c.ttl_duration_default_in_seconds, 3600);
   EXPECT_EQ(c.message_expiry_check_interval, std::chrono::minutes(2));
   EXPECT_FALSE(c.backlog_quota_check_enabled);

@@ -84,6 +84,23 @@ TEST_F(deduplication_broker_test, TheDeduplicationCursorIsNoSubscription) {
   EXPECT_EQ(call("GET", topic_path("d5") + "/subscriptions").body, "[]");
 }
 
+class timed_snapshot_test : public deduplication_broker_test {
+ protected:
+  timed_snapshot_test() { config.broker_deduplication_snapshot_interval = std::chrono::milliseconds(200); }
+};
+
+TEST_F(timed_snapshot_test, AQuietTopicIsSnapshottedOnATimer) {
+  auto client = connected_client();
+  create_producer(*client, "d6", 1, "p");
+  for (std::uint64_t i = 0; i < 3; ++i) send(*client, 1, "p", i);  // far below the entries interval
+  EXPECT_TRUE(eventually([&] {
+    auto r = call("GET", topic_path("d6") + "/internalStats");
+    auto j = nlohmann::json::parse(r.body, nullptr, false);
+    return j.is_object() && j["cursors"].contains("pulsar.dedup") &&
+           j["cursors"]["pulsar.dedup"]["markDeletePosition"] == j["lastConfirmedEntry"];
+  }));
+}
+
 class deduplication_policy_test : public policies_test {};
 
 TEST_F(deduplication_policy_test, WithoutDeduplicationAResendIsStoredAgain) {

@@ -154,6 +154,32 @@ TEST_F(deduplication_test, a_snapshot_is_taken_every_entries_interval) {
   EXPECT_EQ(cursor->mark_delete_position(), entry_before(*ml, ml->last_confirmed()));
 }
 
+TEST_F(deduplication_test, a_producer_not_connected_beyond_the_timeout_is_forgotten) {
+  publish("gone", 0);
+  publish("here", 0);
+  const base::clock::time_point start{};
+  const auto timeout = std::chrono::minutes(10);
+  dedup->purge_inactive({"here"}, start, timeout);
+  dedup->purge_inactive({"here"}, start + std::chrono::minutes(5), timeout);
+  EXPECT_EQ(dedup->last_sequence_id("gone"), 0);
+  dedup->purge_inactive({"here"}, start + std::chrono::minutes(11), timeout);
+  EXPECT_EQ(dedup->last_sequence_id("gone"), -1);
+  EXPECT_EQ(dedup->last_sequence_id("here"), 0);
+  // The next snapshot forgets it too.
+  dedup->snapshot();
+  EXPECT_FALSE(ml->find_cursor(dedup_cursor_name)->properties().contains("gone"));
+}
+
+TEST_F(deduplication_test, a_timed_snapshot_happens_only_after_new_entries) {
+  publish("p", 0);
+  dedup->snapshot_if_behind();
+  auto* cursor = ml->find_cursor(dedup_cursor_name);
+  EXPECT_EQ(cursor->mark_delete_position(), ml->last_confirmed());
+  ASSERT_TRUE(cluster.run(ml->flush_cursors()));
+  dedup->snapshot_if_behind();
+  EXPECT_FALSE(cursor->has_unpersisted_changes());
+}
+
 TEST_F(deduplication_test, disabling_drops_the_cursor_and_forgets) {
   publish("p", 0);
   ASSERT_TRUE(cluster.run(dedup->set_enabled(false)));
