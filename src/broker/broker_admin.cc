@@ -2,6 +2,7 @@
 // topic when it exists (admin calls never create one implicitly), and asks it.
 #include "broker/admin/namespace_resources.h"
 #include "broker/broker_service.h"
+#include "broker/cursor_moves.h"
 #include "broker/errc.h"
 #include "broker/topic.h"
 #include "io/run_on.h"
@@ -83,7 +84,7 @@ awaitable<result<std::vector<std::string>>> broker_service::list_subscriptions(w
   co_return co_await io::run_on(owner_of(name), [&]() -> awaitable<result<std::vector<std::string>>> {
     MAGNETAR_CO_TRY(t, co_await get_topic(name, false));
     std::vector<std::string> names;
-    for (auto* cursor : t->ledger().cursors()) names.push_back(cursor->name());
+    for (auto* cursor : subscription_cursors(t->ledger())) names.push_back(cursor->name());
     co_return names;
   });
 }
@@ -150,6 +151,24 @@ awaitable<result<void>> broker_service::clear_backlog(wire::topic_name name, std
     MAGNETAR_CO_TRY(s, co_await subscription_of(*t, subscription));
     co_return co_await s->clear_backlog();
   });
+}
+
+awaitable<void> broker_service::policies_changed(std::string namespace_name) {
+  for (unsigned i = 0; i < _deps.shards.size(); ++i) {
+    co_await io::run_on(_deps.shards[i], [this, i, &namespace_name]() -> awaitable<void> {
+      std::vector<std::shared_ptr<topic>> affected;
+      for (const auto& [name, t] : _topics[i].topics) {
+        if (t->name().namespace_name() == namespace_name) affected.push_back(t);
+      }
+      for (const auto& t : affected) {
+        if (t->is_closing()) continue;
+        auto pass = t->enter();
+        if (!pass) continue;
+        auto refreshed = co_await t->refresh_policies();  // logged; the topic's next refresh retries
+        (void)refreshed;
+      }
+    });
+  }
 }
 
 awaitable<std::map<std::string, topic_stats>> broker_service::all_stats() {

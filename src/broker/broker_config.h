@@ -55,6 +55,38 @@ struct broker_config {
   std::int64_t default_retention_time_minutes = 0;  // defaultRetentionTimeInMinutes
   std::int64_t default_retention_size_mb = 0;       // defaultRetentionSizeInMB
 
+  // Producer deduplication (brokerDeduplication*): on for topics whose namespace says
+  // nothing; a snapshot of the sequence ids every this many entries; at most this many
+  // producers in a snapshot.
+  bool broker_deduplication_enabled = false;
+  std::int64_t broker_deduplication_entries_interval = 1000;
+  std::int64_t broker_deduplication_max_number_of_producers = 10'000;
+  // A snapshot at least this often while entries came in (brokerDeduplicationSnapshot-
+  // IntervalSeconds; 0: by entries only), so that a quiet topic's deduplication cursor
+  // does not hold back trimming for long.
+  std::chrono::milliseconds broker_deduplication_snapshot_interval = std::chrono::seconds(120);
+  // A producer name not connected for this long is forgotten
+  // (brokerDeduplicationProducerInactivityTimeoutMinutes).
+  std::chrono::milliseconds broker_deduplication_producer_inactivity_timeout = std::chrono::hours(6);
+
+  // Message TTL for namespaces without messageTTL (ttlDurationDefaultInSeconds; 0: none),
+  // and how often topics expire messages (messageExpiryCheckIntervalInMinutes in the
+  // file; a duration here so that tests can make it seconds).
+  std::int64_t ttl_duration_default_in_seconds = 0;
+  std::chrono::milliseconds message_expiry_check_interval = std::chrono::minutes(5);
+
+  // Backlog quotas (backlogQuota*): the check and its period (a duration here, seconds in
+  // the file), and the quota of namespaces that set none (-1 bytes: no quota).
+  bool backlog_quota_check_enabled = true;
+  std::chrono::milliseconds backlog_quota_check_interval = std::chrono::seconds(60);
+  std::int64_t backlog_quota_default_limit_bytes = -1;
+  std::string backlog_quota_default_retention_policy = "producer_request_hold";
+
+  // How often a loaded topic reads its namespace's policies again (magnetar's own, no
+  // key: upstream watches them in ZooKeeper). The admin API of this broker also pushes
+  // a change to its topics at once.
+  std::chrono::milliseconds namespace_policies_refresh_interval = std::chrono::seconds(5);
+
   // Standalone only: where the bookie's journal, entry logs and the metadata live
   // (magnetar's own key: dataDir), and whether the journal syncs (journalSyncData).
   std::string data_dir = "data/standalone";

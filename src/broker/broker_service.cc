@@ -4,6 +4,7 @@
 #include "broker/admin/namespace_resources.h"
 #include "broker/connection.h"
 #include "broker/errc.h"
+#include "broker/protocol_error.h"
 #include "broker/topic.h"
 #include "io/block_on.h"
 #include "io/run_on.h"
@@ -193,6 +194,15 @@ awaitable<result<std::shared_ptr<topic>>> broker_service::load_topic(const wire:
   MAGNETAR_CO_TRY(ledger, co_await mledger::managed_ledger::open(name.persistence_name(), ledger_config(),
                                                                  {_deps.store, _deps.ledgers, _deps.clock}));
   auto t = std::make_shared<topic>(*this, name, owner, std::move(ledger));
+  // Deduplication recovers before the first SEND is taken, as upstream's topic load
+  // waits for it; a topic that cannot recover it does not serve (duplicates would pass).
+  auto applied = co_await t->refresh_policies();
+  if (!applied) {
+    auto closed = co_await t->close();
+    if (!closed) spdlog::warn("{}: closing after a failed load: {}", name.full(), closed.error());
+    co_return fail(errc::service_not_ready,
+                   fmt::format("{}: deduplication could not recover: {}", name.full(), message_of(applied.error())));
+  }
   t->start();
   spdlog::info("loaded topic {}", name.full());
   co_return t;

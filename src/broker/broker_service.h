@@ -69,6 +69,7 @@ class broker_service final : public topic_admin {
   const broker_config& config() const { return _config; }
   base::clock& clock() { return _deps.clock; }
   meta::store& store() { return _deps.store; }
+  admin::namespace_resources& resources() { return _deps.resources; }
   io::shard& owner_of(const wire::topic_name& name);
 
   // On the topic's owning shard only: the topic, loaded (and created, when `create` and
@@ -100,6 +101,7 @@ class broker_service final : public topic_admin {
                                                std::int64_t publish_time_ms) override;
   awaitable<result<void>> skip_messages(wire::topic_name topic, std::string subscription, std::uint64_t count) override;
   awaitable<result<void>> clear_backlog(wire::topic_name topic, std::string subscription) override;
+  awaitable<void> policies_changed(std::string namespace_name) override;
   awaitable<std::map<std::string, topic_stats>> all_stats() override;
   awaitable<broker_metrics> metrics() override;
 

@@ -122,6 +122,26 @@ result<void> set_auto_topic_creation_type(broker_config& config, std::string_vie
   return success();
 }
 
+// A duration field of broker_config set from a number in the key's unit (`Unit`), which
+// may be coarser than the field's (tests set the field directly in finer units).
+template <auto Member, class Unit, std::int64_t Min, std::int64_t Max>
+result<void> set_duration(broker_config& config, std::string_view value) {
+  using field = std::remove_cvref_t<decltype(config.*Member)>;
+  MAGNETAR_TRY(number, parse_integer(value, Min, Max));
+  config.*Member = std::chrono::duration_cast<field>(Unit(number));
+  return success();
+}
+
+result<void> set_backlog_quota_policy(broker_config& config, std::string_view value) {
+  if (value != "producer_request_hold" && value != "producer_exception" && value != "consumer_backlog_eviction") {
+    return bad_value(fmt::format(
+        "'{}' is not a backlog quota policy (producer_request_hold, producer_exception, consumer_backlog_eviction)",
+        value));
+  }
+  config.backlog_quota_default_retention_policy = std::string(value);
+  return success();
+}
+
 result<void> set_data_dir(broker_config& config, std::string_view value) {
   config.data_dir = std::string(value);
   return success();
@@ -173,6 +193,22 @@ constexpr auto settings = std::to_array<setting>({
     // -1: unbounded, 0: none (Pulsar's meaning).
     {"defaultRetentionTimeInMinutes", &set_number<&c::default_retention_time_minutes, -1, java_int_max>},
     {"defaultRetentionSizeInMB", &set_number<&c::default_retention_size_mb, -1, int64_max / (1 << 20)>},
+    {"brokerDeduplicationEnabled", &set_bool<&c::broker_deduplication_enabled>},
+    {"brokerDeduplicationEntriesInterval", &set_number<&c::broker_deduplication_entries_interval, 1, java_int_max>},
+    {"brokerDeduplicationMaxNumberOfProducers",
+     &set_number<&c::broker_deduplication_max_number_of_producers, 1, java_int_max>},
+    {"brokerDeduplicationSnapshotIntervalSeconds",
+     &set_duration<&c::broker_deduplication_snapshot_interval, std::chrono::seconds, 0, java_int_max>},
+    {"brokerDeduplicationProducerInactivityTimeoutMinutes",
+     &set_duration<&c::broker_deduplication_producer_inactivity_timeout, std::chrono::minutes, 1, java_int_max>},
+    {"ttlDurationDefaultInSeconds", &set_number<&c::ttl_duration_default_in_seconds, 0, java_int_max>},
+    {"messageExpiryCheckIntervalInMinutes",
+     &set_duration<&c::message_expiry_check_interval, std::chrono::minutes, 1, java_int_max>},
+    {"backlogQuotaCheckEnabled", &set_bool<&c::backlog_quota_check_enabled>},
+    {"backlogQuotaCheckIntervalInSeconds",
+     &set_duration<&c::backlog_quota_check_interval, std::chrono::seconds, 1, java_int_max>},
+    {"backlogQuotaDefaultLimitBytes", &set_number<&c::backlog_quota_default_limit_bytes, -1, int64_max>},
+    {"backlogQuotaDefaultRetentionPolicy", &set_backlog_quota_policy},
     {"dataDir", &set_data_dir},
     {"journalSyncData", &set_bool<&c::journal_sync_data>},
     // 0: one per core. Far beyond any core count is a typo, not a wish.

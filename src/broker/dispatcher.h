@@ -48,6 +48,9 @@ class dispatcher {
   virtual void redeliver(consumer& c, const std::vector<mledger::position>& which) = 0;
   // The cursor moved (seek, reset): nothing earlier is due again.
   virtual void cursor_moved() = 0;
+  // Every entry up to `p` was acknowledged at once (TTL, backlog eviction); consumers
+  // have forgotten them.
+  virtual void acked_upto(mledger::position /*p*/) { dispatch(); }
   // Exclusive and Failover: the consumer receiving.
   virtual consumer* active_consumer() const { return nullptr; }
   // Key_Shared: the hash ranges a consumer owns, for stats.

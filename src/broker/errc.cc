@@ -23,6 +23,8 @@ std::string_view describe(errc e) {
     case errc::topic_terminated: return "topic terminated";
     case errc::unsupported_version: return "unsupported version";
     case errc::consumer_assign_error: return "consumer assign error";
+    case errc::producer_blocked_quota_hold:
+    case errc::producer_blocked_quota_exception: return "backlog quota exceeded";
   }
   return "unknown broker error";
 }

@@ -31,6 +31,10 @@ enum class errc {
   topic_terminated,
   unsupported_version,
   consumer_assign_error,   // a Key_Shared consumer's hash ranges clash with another's
+  // The topic's backlog is over its quota: a producer may not attach. Two codes because
+  // upstream tells the client which policy applies (hold: it retries; exception: fails).
+  producer_blocked_quota_hold,
+  producer_blocked_quota_exception,
 };
 
 constexpr std::string_view category_name(errc) { return "magnetar.broker"; }

@@ -77,6 +77,17 @@ void key_shared_dispatcher::cursor_moved() {
   _draining.clear();
 }
 
+void key_shared_dispatcher::acked_upto(mledger::position /*p*/) {
+  // The owners hold fewer entries of their draining hashes now: count again.
+  for (auto it = _draining.begin(); it != _draining.end();) {
+    const auto& held = it->second.owner->unacked_hashes();
+    auto count = held.find(it->first);
+    it->second.remaining = count == held.end() ? 0 : count->second;
+    it = it->second.remaining <= 0 ? _draining.erase(it) : std::next(it);
+  }
+  dispatch();
+}
+
 std::uint16_t key_shared_dispatcher::key_hash_of(const proto::MessageMetadata& metadata) const {
   return sticky_key_hash(metadata);
 }

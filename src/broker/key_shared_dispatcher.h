@@ -30,6 +30,7 @@ class key_shared_dispatcher final : public shared_dispatcher {
   void consumer_removed(consumer& c) override;
   void entry_acked(mledger::position p, consumer* owner, std::uint16_t key_hash) override;
   void cursor_moved() override;
+  void acked_upto(mledger::position p) override;
   std::vector<std::pair<int, int>> key_hash_ranges(const consumer& c) const override;
 
   std::size_t draining_hashes() const { return _draining.size(); }

@@ -208,6 +208,16 @@ awaitable<result<void>> subscription::clear_backlog() {
   co_return success();
 }
 
+result<void> subscription::expire_upto(mledger::position p) {
+  if (p <= _cursor->mark_delete_position()) return success();
+  MAGNETAR_TRY(_cursor->mark_delete(p));
+  for (const auto& c : _consumers) c->acked_upto(p);
+  forget_upto(p);
+  // Entries due again after `p` stay due; the dispatcher drops the acknowledged ones.
+  _dispatcher->acked_upto(p);
+  return success();
+}
+
 awaitable<void> subscription::close(bool notify) {
   _closing = true;
   for (const auto& c : _consumers) {

@@ -65,6 +65,11 @@ class subscription : public std::enable_shared_from_this<subscription> {
   // everything (clear backlog).
   awaitable<result<void>> skip(std::uint64_t count);
   awaitable<result<void>> clear_backlog();
+  // Acknowledges every entry up to `p` for the broker's own reasons (message TTL,
+  // backlog-quota eviction): the mark-delete position moves there and the consumers stop
+  // counting those entries as unacknowledged. Nothing when `p` is at or before the
+  // mark-delete position already.
+  result<void> expire_upto(mledger::position p);
 
   // Stops dispatching, closes its consumers (CLOSE_CONSUMER to their clients when
   // `notify`), and waits for a read in flight.

@@ -1,8 +1,10 @@
 #include "broker/topic.h"
 
 #include "base/log.h"
+#include "broker/backlog_quota.h"
 #include "broker/broker_service.h"
 #include "broker/connection.h"
+#include "broker/cursor_moves.h"
 #include "broker/consumer.h"
 #include "broker/errc.h"
 #include "broker/producer.h"
@@ -22,7 +24,9 @@ topic::topic(broker_service& broker, wire::topic_name name, io::shard& shard,
       _full_name(_name.full()),
       _shard(shard),
       _ledger(std::move(ledger)),
-      _gate(fmt::format("topic {}", _full_name)) {}
+      _gate(fmt::format("topic {}", _full_name)),
+      _policies(resolve_policies(nullptr, broker.config())),
+      _dedup(std::make_unique<deduplication>(*_ledger, broker.config(), _full_name)) {}
 
 topic::~topic() = default;
 
@@ -36,6 +40,13 @@ void topic::start() {
   io::spawn(_shard.executor(),
             [self = shared_from_this(), held = std::make_shared<io::gate::pass>(std::move(pass).value())]() {
               return self->tick_loop(held);
+            });
+  auto policy_pass = _gate.enter();
+  if (!policy_pass) return;
+  _policy_timer = std::make_unique<io::timer>(_shard.executor(), clock());
+  io::spawn(_shard.executor(),
+            [self = shared_from_this(), held = std::make_shared<io::gate::pass>(std::move(policy_pass).value())]() {
+              return self->policy_loop(held);
             });
 }
 
@@ -79,6 +90,7 @@ result<std::shared_ptr<producer>> topic::add_producer(std::shared_ptr<connection
     }
     _producers.clear();
   }
+  MAGNETAR_TRY(admit_producer(*this));
   if (!_producers.empty() && (mode != proto::Shared || _producers.front()->access_mode() != proto::Shared)) {
     return fail(errc::producer_busy, fmt::format("Topic {} has an exclusive producer, or already has producers",
                                                  _full_name));
@@ -97,8 +109,16 @@ void topic::remove_producer(const producer& p) {
   });
 }
 
+void topic::disconnect_producers() {
+  for (const auto& p : _producers) {
+    p->send_close();
+    p->mark_closed();
+  }
+  _producers.clear();
+}
+
 void topic::publish(std::shared_ptr<producer> p, std::uint64_t sequence_id, std::uint64_t highest_sequence_id,
-                    int messages, wire::shared_bytes entry) {
+                    int messages, wire::shared_bytes entry, bool partial_chunk) {
   if (p->closed() || _closing) {
     p->send_error(sequence_id, proto::ServiceNotReady, fmt::format("producer {} is closed", p->name()));
     return;
@@ -108,23 +128,43 @@ void topic::publish(std::shared_ptr<producer> p, std::uint64_t sequence_id, std:
     p->send_error(sequence_id, proto::ServiceNotReady, fmt::format("topic {} is closing", _full_name));
     return;
   }
+  const bool deduplicated = _dedup->enabled() && !partial_chunk;
+  if (deduplicated) {
+    const auto verdict = _dedup->check(p->name(), static_cast<std::int64_t>(sequence_id),
+                                       static_cast<std::int64_t>(highest_sequence_id));
+    if (verdict == deduplication::verdict::duplicate) {
+      // Stored already: the receipt names no entry (-1:-1), as upstream answers.
+      p->send_receipt(sequence_id, highest_sequence_id, mledger::position::earliest());
+      return;
+    }
+    if (verdict == deduplication::verdict::unknown) {
+      // Its first copy is still being written: the client resends after this error and
+      // then learns which it was.
+      p->send_error(sequence_id, proto::PersistenceError,
+                    "Cannot determine whether the message is a duplicate at this time");
+      return;
+    }
+  }
   _in.record(static_cast<std::uint64_t>(messages), entry.size());
   p->meter().record(static_cast<std::uint64_t>(messages), entry.size());
   io::spawn(_shard.executor(), [self = shared_from_this(), p = std::move(p), sequence_id, highest_sequence_id,
-                                entry = std::move(entry),
+                                entry = std::move(entry), deduplicated,
                                 held = std::make_shared<io::gate::pass>(std::move(pass).value())]() mutable {
-    return self->append(std::move(p), sequence_id, highest_sequence_id, std::move(entry), std::move(held));
+    return self->append(std::move(p), sequence_id, highest_sequence_id, std::move(entry), deduplicated,
+                        std::move(held));
   });
 }
 
 awaitable<void> topic::append(std::shared_ptr<producer> p, std::uint64_t sequence_id,
-                              std::uint64_t highest_sequence_id, wire::shared_bytes entry,
+                              std::uint64_t highest_sequence_id, wire::shared_bytes entry, bool deduplicated,
                               std::shared_ptr<io::gate::pass> /*held*/) {
   auto added = co_await _ledger->add_entry(std::move(entry));
   if (added) {
+    if (deduplicated) _dedup->persisted(p->name(), static_cast<std::int64_t>(highest_sequence_id), added.value());
     p->send_receipt(sequence_id, highest_sequence_id, added.value());
     co_return;
   }
+  if (deduplicated) _dedup->publish_failed(p->name());
   spdlog::warn("{}: publish of {} from {} failed: {}", _full_name, sequence_id, p->name(), added.error());
   p->send_error(sequence_id, proto::PersistenceError, message_of(added.error()));
 }
@@ -193,6 +233,9 @@ awaitable<result<std::shared_ptr<consumer>>> topic::subscribe(std::shared_ptr<co
                                                               proto::CommandSubscribe request) {
   if (_closing) co_return fail(errc::service_not_ready, fmt::format("topic {} is closing", _full_name));
   if (request.subscription().empty()) co_return fail(errc::invalid_request, "the subscription name is empty");
+  if (request.subscription() == dedup_cursor_name) {
+    co_return fail(errc::not_allowed, fmt::format("the subscription name {} is the broker's own", dedup_cursor_name));
+  }
   MAGNETAR_CO_TRY(sub, co_await open_subscription(request));
   auto c = std::make_shared<consumer>(std::move(conn), shared_from_this(), request.consumer_id(),
                                       request.consumer_name(), request.priority_level());
@@ -284,6 +327,10 @@ awaitable<result<void>> topic::close() {
   _closing = true;
   co_await close_clients(true);
   if (_tick_timer) _tick_timer->cancel();
+  if (_policy_timer) _policy_timer->cancel();
+  // The managed ledger's close persists the cursors, this snapshot with them: the next
+  // load replays nothing that this one already knew.
+  _dedup->snapshot();
   auto closed = co_await _ledger->close();
   co_await _gate.close();
   co_return closed;
@@ -298,6 +345,7 @@ awaitable<result<void>> topic::remove(bool force) {
   co_await close_clients(true);
   _subscriptions.clear();
   if (_tick_timer) _tick_timer->cancel();
+  if (_policy_timer) _policy_timer->cancel();
   auto removed = co_await _ledger->remove();
   co_await _gate.close();
   co_return removed;

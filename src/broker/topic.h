@@ -15,9 +15,11 @@
 #include "base/clock.h"
 #include "base/result.h"
 #include "broker/broker_config.h"
+#include "broker/deduplication.h"
 #include "broker/rate_meter.h"
 #include "broker/subscription.h"
 #include "broker/topic_admin.h"
+#include "broker/topic_policies.h"
 #include "io/asio.h"
 #include "io/gate.h"
 #include "io/shard.h"
@@ -49,22 +51,39 @@ class topic : public std::enable_shared_from_this<topic> {
   const wire::topic_name& name() const { return _name; }
   const std::string& full_name() const { return _full_name; }
   mledger::managed_ledger& ledger() { return *_ledger; }
+  const mledger::managed_ledger& ledger() const { return *_ledger; }
   io::shard& shard() { return _shard; }
   broker_service& broker() { return _broker; }
   const broker_config& config() const;
   base::clock& clock();
   result<io::gate::pass> enter() { return _gate.enter(); }
 
-  // Starts the stats tick.
+  // Starts the stats tick and the policy checks (topic_policy_tasks.cc).
   void start();
+
+  // Namespace policies (topic_policy_tasks.cc): reads them and applies them: retention,
+  // deduplication (recovered before this returns), TTL and backlog quota for the
+  // periodic checks. The broker awaits it before a loaded topic serves; afterwards it
+  // runs every namespace_policies_refresh_interval and when the admin API changes them.
+  // Fails only when deduplication should be on and could not recover (the policies
+  // themselves fall back to the broker's defaults when unreadable).
+  awaitable<result<void>> refresh_policies();
+  const topic_policies& policies() const { return _policies; }
+  deduplication& dedup() { return *_dedup; }
+  const deduplication& dedup() const { return *_dedup; }
 
   // Producers. errc::producer_busy for a name in use or an access mode conflict.
   result<std::shared_ptr<producer>> add_producer(std::shared_ptr<connection> conn, const proto::CommandProducer& request,
                                                  std::string name);
   void remove_producer(const producer& p);
-  // Appends the entry; the producer gets the receipt or the error.
+  // Closes every producer (CLOSE_PRODUCER: clients come back through a lookup), as the
+  // backlog quota's producer policies do.
+  void disconnect_producers();
+  // Appends the entry; the producer gets the receipt or the error. With deduplication
+  // on, a duplicate is answered without being stored; `partial_chunk` (a chunk other than
+  // its message's last) is never taken for one.
   void publish(std::shared_ptr<producer> p, std::uint64_t sequence_id, std::uint64_t highest_sequence_id, int messages,
-               wire::shared_bytes entry);
+               wire::shared_bytes entry, bool partial_chunk = false);
 
   // Consumers and subscriptions.
   awaitable<result<std::shared_ptr<consumer>>> subscribe(std::shared_ptr<connection> conn,
@@ -103,8 +122,9 @@ class topic : public std::enable_shared_from_this<topic> {
 
  private:
   awaitable<void> append(std::shared_ptr<producer> p, std::uint64_t sequence_id, std::uint64_t highest_sequence_id,
-                         wire::shared_bytes entry, std::shared_ptr<io::gate::pass> held);
+                         wire::shared_bytes entry, bool deduplicated, std::shared_ptr<io::gate::pass> held);
   awaitable<void> tick_loop(std::shared_ptr<io::gate::pass> held);
+  awaitable<void> policy_loop(std::shared_ptr<io::gate::pass> held);
   awaitable<result<std::shared_ptr<subscription>>> open_subscription(const proto::CommandSubscribe& request);
   awaitable<void> close_clients(bool notify);
 
@@ -115,7 +135,10 @@ class topic : public std::enable_shared_from_this<topic> {
   std::unique_ptr<mledger::managed_ledger> _ledger;
   io::gate _gate;
   std::unique_ptr<io::timer> _tick_timer;
+  std::unique_ptr<io::timer> _policy_timer;
   bool _closing = false;
+  topic_policies _policies;
+  std::unique_ptr<deduplication> _dedup;
 
   std::vector<std::shared_ptr<producer>> _producers;
   std::map<std::string, std::shared_ptr<subscription>> _subscriptions;

@@ -77,6 +77,8 @@ struct topic_stats {
   double average_msg_size = 0;
   std::uint64_t storage_size = 0;
   std::uint64_t backlog_size = 0;  // bytes behind the slowest durable subscription
+  // Upstream's deduplicationStatus: "Disabled", "Recovering", "Enabled", "Removing", "Failed".
+  std::string deduplication_status = "Disabled";
   std::vector<publisher_stats> publishers;
   std::map<std::string, subscription_stats> subscriptions;
 };
@@ -162,6 +164,10 @@ class topic_admin {
   virtual awaitable<result<void>> skip_messages(wire::topic_name topic, std::string subscription,
                                                 std::uint64_t count) = 0;
   virtual awaitable<result<void>> clear_backlog(wire::topic_name topic, std::string subscription) = 0;
+
+  // A namespace's policies changed (deduplication, TTL, backlog quota, retention): its
+  // loaded topics read them again now rather than at their next periodic refresh.
+  virtual awaitable<void> policies_changed(std::string namespace_name) = 0;
 
   // Every loaded topic's stats, for /metrics.
   virtual awaitable<std::map<std::string, topic_stats>> all_stats() = 0;

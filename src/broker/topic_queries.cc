@@ -1,6 +1,8 @@
 // The topic's read-only questions: stats, internal stats, the last message id, and the
 // position of a publish time.
 #include "base/log.h"
+#include "broker/backlog_quota.h"
+#include "broker/cursor_moves.h"
 #include "broker/entry_format.h"
 #include "broker/errc.h"
 #include "broker/producer.h"
@@ -55,7 +57,7 @@ topic_stats topic::stats() const {
     out.subscriptions.emplace(name, std::move(ss));
   }
   // Cursors without a subscription object (created by admin and never consumed) count too.
-  for (auto* cursor : _ledger->cursors()) {
+  for (auto* cursor : subscription_cursors(*_ledger)) {
     if (out.subscriptions.contains(cursor->name())) continue;
     subscription_stats ss;
     ss.type = "Exclusive";
@@ -63,13 +65,9 @@ topic_stats topic::stats() const {
     ss.msg_backlog = cursor->backlog();
     out.subscriptions.emplace(cursor->name(), std::move(ss));
   }
-  std::uint64_t slowest = 0;
-  for (auto* cursor : _ledger->cursors()) {
-    if (!cursor->is_durable()) continue;
-    slowest = std::max(slowest, cursor->backlog());
-  }
-  // Bytes behind the slowest durable cursor, estimated from the average entry size.
-  out.backlog_size = ml.entries == 0 ? 0 : slowest * (ml.size_bytes / std::max<std::uint64_t>(ml.entries, 1));
+  // What the backlog quota measures (the deduplication cursor is no subscription).
+  out.backlog_size = estimated_backlog_bytes(*_ledger);
+  out.deduplication_status = std::string(_dedup->status_name());
   return out;
 }
 

@@ -120,6 +120,11 @@ void managed_cursor::set_property(std::string key, std::string value) {
   if (is_durable()) _dirty = true;
 }
 
+void managed_cursor::set_properties(std::map<std::string, std::string> properties) {
+  _properties = std::move(properties);
+  if (is_durable()) _dirty = true;
+}
+
 awaitable<result<void>> managed_cursor::persist() {
   if (!is_durable()) co_return success();
   auto guard = co_await _persist_lock.acquire();

@@ -85,6 +85,8 @@ class managed_cursor {
 
   const std::map<std::string, std::string>& properties() const { return _properties; }
   void set_property(std::string key, std::string value);
+  // Replaces them all (a snapshot kept in the properties, which forgets keys too).
+  void set_properties(std::map<std::string, std::string> properties);
 
   // Writes the state now when it changed since the last write (durable cursors only).
   awaitable<result<void>> persist();

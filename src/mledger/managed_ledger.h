@@ -100,6 +100,12 @@ class managed_ledger {
 
   const std::string& name() const { return _name; }
   const managed_ledger_config& config() const { return _config; }
+  // Retention follows the topic's namespace policies, which change while it is open;
+  // the next trim applies the new bounds.
+  void set_retention(std::chrono::milliseconds time, std::int64_t size_bytes) {
+    _config.retention_time = time;
+    _config.retention_size_bytes = size_bytes;
+  }
 
   // The entry's position once it, and every add before it, is durable.
   awaitable<result<position>> add_entry(wire::shared_bytes data);
@@ -205,7 +211,7 @@ class managed_ledger {
   awaitable<void> tick();
 
   const std::string _name;
-  const managed_ledger_config _config;
+  managed_ledger_config _config;
   meta::store& _store;
   ledger::ledger_client& _ledgers;
   base::clock& _clock;

@@ -36,7 +36,7 @@ void admin_api::register_routes(router& routes) {
     routes.add(method, pattern, [this, fn](incoming_request r) { return (this->*fn)(std::move(r)); });
   };
   auto policy = [&](std::string_view pattern, std::vector<std::string> field,
-                    std::function<result<void>(const json&)> check, bool removable) {
+                    std::function<result<json>(const json&)> check, bool removable) {
     routes.add("GET", pattern, [this, field](incoming_request r) { return get_policy(std::move(r), field); });
     routes.add("POST", pattern,
                [this, field, check](incoming_request r) { return set_policy(std::move(r), field, check); });
@@ -62,15 +62,15 @@ void admin_api::register_routes(router& routes) {
   add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/retention", &admin_api::get_retention);
   add("POST", "/admin/v2/namespaces/{tenant}/{namespace}/retention", &admin_api::set_retention);
   add("DELETE", "/admin/v2/namespaces/{tenant}/{namespace}/retention", &admin_api::remove_retention);
-  auto boolean = [](const json& v) -> result<void> {
+  auto boolean = [](const json& v) -> result<json> {
     if (!v.is_boolean()) return fail(errc::invalid_request, "Expected true or false");
-    return success();
+    return v;
   };
-  auto non_negative = [](const json& v) -> result<void> {
+  auto non_negative = [](const json& v) -> result<json> {
     if (!v.is_number_integer() || v.get<std::int64_t>() < 0) {
       return fail(errc::invalid_request, "Expected a non-negative integer");
     }
-    return success();
+    return v;
   };
   policy("/admin/v2/namespaces/{tenant}/{namespace}/deduplication", {"deduplicationEnabled"}, boolean, true);
   policy("/admin/v2/namespaces/{tenant}/{namespace}/messageTTL", {"message_ttl_in_seconds"}, non_negative, true);
@@ -79,23 +79,24 @@ void admin_api::register_routes(router& routes) {
   policy("/admin/v2/namespaces/{tenant}/{namespace}/maxConsumersPerTopic", {"max_consumers_per_topic"},
          non_negative, true);
   policy("/admin/v2/namespaces/{tenant}/{namespace}/permissions/{role}", {"auth_policies", "namespace_auth", "{role}"},
-         [](const json& v) -> result<void> {
+         [](const json& v) -> result<json> {
            if (!v.is_array()) return fail(errc::invalid_request, "Expected a list of actions, e.g. [\"produce\"]");
            for (const auto& action : v) {
              if (!action.is_string()) return fail(errc::invalid_request, "Actions are strings");
            }
-           return success();
+           return v;
          },
          true);
   routes.add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/permissions", [this](incoming_request r) {
     return get_policy(std::move(r), {"auth_policies", "namespace_auth"});
   });
   // Pulsar names the quota's type in the query (backlogQuotaType, destination_storage
-  // by default); the handler maps it to the field's last element.
+  // by default); the handler maps it to the field's last element. Stored in upstream's
+  // form whatever names the body used.
   policy("/admin/v2/namespaces/{tenant}/{namespace}/backlogQuota", {"backlog_quota_map", "?backlogQuotaType"},
-         [](const json& v) -> result<void> {
-           if (!v.is_object()) return fail(errc::invalid_request, "Expected a BacklogQuota object");
-           return success();
+         [](const json& v) -> result<json> {
+           MAGNETAR_TRY(quota, backlog_quota_from_json(v));
+           return to_json(quota);
          },
          true);
   routes.add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/backlogQuotaMap", [this](incoming_request r) {

@@ -48,12 +48,14 @@ class admin_api {
   awaitable<http_response> get_retention(incoming_request request);
   awaitable<http_response> set_retention(incoming_request request);
   awaitable<http_response> remove_retention(incoming_request request);
-  // A Policies field, read (nullopt fields answer 204) or written from the body after
-  // `check` validates it.
+  // A Policies field, read (nullopt fields answer 204) or written: `check` validates the
+  // body and gives the value to store.
   awaitable<http_response> get_policy(incoming_request request, std::vector<std::string> field_path);
   awaitable<http_response> set_policy(incoming_request request, std::vector<std::string> field_path,
-                                      std::function<result<void>(const nlohmann::json&)> check);
+                                      std::function<result<nlohmann::json>(const nlohmann::json&)> check);
   awaitable<http_response> remove_policy(incoming_request request, std::vector<std::string> field_path);
+  // Tells the broker's loaded topics of the namespace (when there is a broker).
+  awaitable<void> notify_policies_changed(const incoming_request& request);
 
   // admin_api_topics.cc
   awaitable<http_response> list_topics(incoming_request request);

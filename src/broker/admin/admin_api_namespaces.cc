@@ -175,6 +175,7 @@ awaitable<http_response> admin_api::set_retention(incoming_request request) {
   if (!retention) co_return error_to_response(retention.error());
   auto set = co_await _resources.set_retention(detail::namespace_from(request), retention.value());
   if (!set) co_return error_to_response(set.error());
+  co_await notify_policies_changed(request);
   co_return no_content();
 }
 
@@ -197,14 +198,14 @@ awaitable<http_response> admin_api::get_policy(incoming_request request, std::ve
 }
 
 awaitable<http_response> admin_api::set_policy(incoming_request request, std::vector<std::string> field_path,
-                                               std::function<result<void>(const json&)> check) {
+                                               std::function<result<json>(const json&)> check) {
   if (auto bad = invalid_names(request)) co_return *bad;
   auto body = parse_json(request.body);
   if (!body) co_return error_to_response(body.error());
   auto valid = check(body.value());
   if (!valid) co_return error_to_response(valid.error());
   auto field = resolve_field(request, field_path);
-  auto value = std::move(body).value();
+  auto value = std::move(valid).value();
   std::function<result<void>(json&)> change = [&field, &value](json& policies) -> result<void> {
     json* at = &policies;
     for (const auto& key : field) {
@@ -216,6 +217,7 @@ awaitable<http_response> admin_api::set_policy(incoming_request request, std::ve
   };
   auto set = co_await _resources.update_policies(detail::namespace_from(request), std::move(change));
   if (!set) co_return error_to_response(set.error());
+  co_await notify_policies_changed(request);
   co_return no_content();
 }
 
@@ -233,7 +235,12 @@ awaitable<http_response> admin_api::remove_policy(incoming_request request, std:
   };
   auto removed = co_await _resources.update_policies(detail::namespace_from(request), std::move(change));
   if (!removed) co_return error_to_response(removed.error());
+  co_await notify_policies_changed(request);
   co_return no_content();
+}
+
+awaitable<void> admin_api::notify_policies_changed(const incoming_request& request) {
+  if (_topics != nullptr) co_await _topics->policies_changed(detail::namespace_from(request));
 }
 
 }  // namespace magnetar::broker::admin

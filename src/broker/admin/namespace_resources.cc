@@ -120,6 +120,52 @@ result<retention_policies> retention_from_json(const json& value) {
   return retention_policies{.retention_time_in_minutes = minutes, .retention_size_in_mb = megabytes};
 }
 
+std::string_view name_of(backlog_quota_policy policy) {
+  switch (policy) {
+    case backlog_quota_policy::producer_request_hold: return "producer_request_hold";
+    case backlog_quota_policy::producer_exception: return "producer_exception";
+    case backlog_quota_policy::consumer_backlog_eviction: return "consumer_backlog_eviction";
+  }
+  return "producer_request_hold";
+}
+
+std::optional<backlog_quota_policy> backlog_quota_policy_of(std::string_view name) {
+  for (auto p : {backlog_quota_policy::producer_request_hold, backlog_quota_policy::producer_exception,
+                 backlog_quota_policy::consumer_backlog_eviction}) {
+    if (name_of(p) == name) return p;
+  }
+  return std::nullopt;
+}
+
+json to_json(const backlog_quota& q) {
+  return json{{"limit", q.limit_size}, {"limitSize", q.limit_size}, {"limitTime", q.limit_time},
+              {"policy", name_of(q.policy)}};
+}
+
+result<backlog_quota> backlog_quota_from_json(const json& value) {
+  if (!value.is_object()) return fail(errc::invalid_request, "BacklogQuota must be a JSON object");
+  backlog_quota quota;
+  auto number = [&](const char* field, std::int64_t& into) -> result<void> {
+    auto it = value.find(field);
+    if (it == value.end() || it->is_null()) return success();
+    if (!it->is_number_integer() || it->get<std::int64_t>() < -1) {
+      return fail(errc::invalid_request, fmt::format("'{}' must be -1 (none) or a non-negative integer", field));
+    }
+    into = it->get<std::int64_t>();
+    return success();
+  };
+  MAGNETAR_TRY(number("limit", quota.limit_size));
+  MAGNETAR_TRY(number("limitSize", quota.limit_size));  // the newer name wins when both are there
+  MAGNETAR_TRY(number("limitTime", quota.limit_time));
+  auto policy = value.find("policy");
+  if (policy == value.end() || !policy->is_string() || !backlog_quota_policy_of(policy->get<std::string>())) {
+    return fail(errc::invalid_request,
+                "'policy' must be producer_request_hold, producer_exception or consumer_backlog_eviction");
+  }
+  quota.policy = *backlog_quota_policy_of(policy->get<std::string>());
+  return quota;
+}
+
 namespace_resources::namespace_resources(meta::store& store, std::string cluster_name)
     : _store(store), _cluster(std::move(cluster_name)) {}
 

@@ -50,11 +50,28 @@ struct retention_policies {
   friend bool operator==(const retention_policies&, const retention_policies&) = default;
 };
 
+// Pulsar's BacklogQuota for one quota type: the limit on the backlog's size in bytes
+// (limitSize) or age in seconds (limitTime), -1 for none, and what happens beyond it.
+enum class backlog_quota_policy { producer_request_hold, producer_exception, consumer_backlog_eviction };
+struct backlog_quota {
+  std::int64_t limit_size = -1;
+  std::int64_t limit_time = -1;
+  backlog_quota_policy policy = backlog_quota_policy::producer_request_hold;
+  friend bool operator==(const backlog_quota&, const backlog_quota&) = default;
+};
+std::string_view name_of(backlog_quota_policy policy);
+std::optional<backlog_quota_policy> backlog_quota_policy_of(std::string_view name);
+
 nlohmann::json to_json(const tenant_info& info);
 // errc::invalid_request naming the field that is wrong; absent fields are empty.
 result<tenant_info> tenant_info_from_json(const nlohmann::json& value);
 nlohmann::json to_json(const retention_policies& retention);
 result<retention_policies> retention_from_json(const nlohmann::json& value);
+// Upstream's JSON: {"limitSize", "limitTime", "policy"}, and "limit" (the old name of
+// limitSize, which older clients still send and read).
+nlohmann::json to_json(const backlog_quota& quota);
+// errc::invalid_request naming what is wrong; "policy" is required.
+result<backlog_quota> backlog_quota_from_json(const nlohmann::json& value);
 
 class namespace_resources {
  public:

@@ -91,7 +91,7 @@ json to_json(const topic_stats& s) {
               {"publishers", std::move(publishers)},
               {"subscriptions", std::move(subscriptions)},
               {"replication", json::object()},
-              {"deduplicationStatus", "Disabled"}};
+              {"deduplicationStatus", s.deduplication_status}};
 }
 
 json to_json(const ledger_internal_stats& s) {
@@ -157,6 +157,7 @@ void add_into(topic_stats& into, const topic_stats& s) {
   into.bytes_out_counter += s.bytes_out_counter;
   into.storage_size += s.storage_size;
   into.backlog_size += s.backlog_size;
+  into.deduplication_status = s.deduplication_status;
   into.publishers.insert(into.publishers.end(), s.publishers.begin(), s.publishers.end());
   for (const auto& [name, sub] : s.subscriptions) add_into(into.subscriptions[name], sub);
 }

@@ -11,9 +11,15 @@ namespace magnetar::broker::handlers {
 
 namespace {
 
-awaitable<result<std::shared_ptr<broker::producer>>> create_producer(std::shared_ptr<connection> conn,
-                                                                     proto::CommandProducer command,
-                                                                     wire::topic_name name) {
+struct created_producer {
+  std::shared_ptr<broker::producer> producer;
+  // Where the client resumes its sequence ids: the highest the topic took from this
+  // producer name (deduplication on), else -1.
+  std::int64_t last_sequence_id = -1;
+};
+
+awaitable<result<created_producer>> create_producer(std::shared_ptr<connection> conn, proto::CommandProducer command,
+                                                    wire::topic_name name) {
   auto& broker = conn->broker();
   MAGNETAR_CO_TRY(partitions, co_await broker.partitions_of(name));
   if (partitions > 0) {
@@ -22,12 +28,11 @@ awaitable<result<std::shared_ptr<broker::producer>>> create_producer(std::shared
   std::string producer_name = command.has_producer_name() && !command.producer_name().empty()
                                   ? command.producer_name()
                                   : broker.new_producer_name();
-  co_return co_await io::run_on(
-      broker.owner_of(name),
-      [&]() -> awaitable<result<std::shared_ptr<broker::producer>>> {
-        MAGNETAR_CO_TRY(t, co_await broker.get_topic(name, true));
-        co_return t->add_producer(conn, command, producer_name);
-      });
+  co_return co_await io::run_on(broker.owner_of(name), [&]() -> awaitable<result<created_producer>> {
+    MAGNETAR_CO_TRY(t, co_await broker.get_topic(name, true));
+    MAGNETAR_CO_TRY(p, t->add_producer(conn, command, producer_name));
+    co_return created_producer{std::move(p), t->dedup().last_sequence_id(producer_name)};
+  });
 }
 
 }  // namespace
@@ -59,7 +64,7 @@ void producer(connection& conn, const proto::CommandProducer& command) {
       self->send(error_frame(command.request_id(), created.error()));
       co_return;
     }
-    auto p = std::move(created).value();
+    auto p = created.value().producer;
     if (self->is_closed()) {
       // The connection went while the topic loaded: its release pass has run already.
       auto owner = p->owner();
@@ -72,7 +77,7 @@ void producer(connection& conn, const proto::CommandProducer& command) {
     auto& success = *reply.mutable_producer_success();
     success.set_request_id(command.request_id());
     success.set_producer_name(p->name());
-    success.set_last_sequence_id(-1);
+    success.set_last_sequence_id(created.value().last_sequence_id);
     success.set_producer_ready(true);
     if (p->access_mode() != proto::Shared) success.set_topic_epoch(0);
     self->send(wire::encode_command(reply));

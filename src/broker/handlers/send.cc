@@ -46,13 +46,17 @@ void send(connection& conn, wire::frame& frame) {
   const int messages = command.has_num_messages() ? command.num_messages() : frame.metadata.num_messages_in_batch();
   const auto highest = command.highest_sequence_id() > command.sequence_id() ? command.highest_sequence_id()
                                                                               : command.sequence_id();
+  // Every chunk of a message carries its sequence id; only the last completes it.
+  const auto& m = frame.metadata;
+  const bool partial_chunk =
+      m.has_num_chunks_from_msg() && m.num_chunks_from_msg() > 1 && m.chunk_id() + 1 < m.num_chunks_from_msg();
   conn.publish_started();
   auto p = it->second;
   auto owner = p->owner();
-  asio::post(owner->shard().executor(),
-             [owner, p, sequence_id = command.sequence_id(), highest, messages, entry = std::move(entry)]() mutable {
-               owner->publish(std::move(p), sequence_id, highest, messages, std::move(entry));
-             });
+  asio::post(owner->shard().executor(), [owner, p, sequence_id = command.sequence_id(), highest, messages,
+                                         entry = std::move(entry), partial_chunk]() mutable {
+    owner->publish(std::move(p), sequence_id, highest, messages, std::move(entry), partial_chunk);
+  });
 }
 
 }  // namespace magnetar::broker::handlers

@@ -61,6 +61,17 @@ managedLedgerDefaultWriteQuorum=2
 managedLedgerDefaultAckQuorum=2
 defaultRetentionTimeInMinutes=-1
 defaultRetentionSizeInMB=1024
+brokerDeduplicationEnabled=true
+brokerDeduplicationEntriesInterval=50
+brokerDeduplicationMaxNumberOfProducers=20
+brokerDeduplicationSnapshotIntervalSeconds=30
+brokerDeduplicationProducerInactivityTimeoutMinutes=60
+ttlDurationDefaultInSeconds=3600
+messageExpiryCheckIntervalInMinutes=2
+backlogQuotaCheckEnabled=false
+backlogQuotaCheckIntervalInSeconds=30
+backlogQuotaDefaultLimitBytes=1048576
+backlogQuotaDefaultRetentionPolicy=consumer_backlog_eviction
 dataDir=/var/lib/magnetar
 journalSyncData=false
 numIOThreads=4
@@ -91,6 +102,17 @@ numIOThreads=4
   EXPECT_EQ(c.managed_ledger_default_ack_quorum, 2);
   EXPECT_EQ(c.default_retention_time_minutes, -1);
   EXPECT_EQ(c.default_retention_size_mb, 1024);
+  EXPECT_TRUE(c.broker_deduplication_enabled);
+  EXPECT_EQ(c.broker_deduplication_entries_interval, 50);
+  EXPECT_EQ(c.broker_deduplication_max_number_of_producers, 20);
+  EXPECT_EQ(c.broker_deduplication_snapshot_interval, std::chrono::seconds(30));
+  EXPECT_EQ(c.broker_deduplication_producer_inactivity_timeout, std::chrono::minutes(60));
+  EXPECT_EQ(c.ttl_duration_default_in_seconds, 3600);
+  EXPECT_EQ(c.message_expiry_check_interval, std::chrono::minutes(2));
+  EXPECT_FALSE(c.backlog_quota_check_enabled);
+  EXPECT_EQ(c.backlog_quota_check_interval, std::chrono::seconds(30));
+  EXPECT_EQ(c.backlog_quota_default_limit_bytes, 1048576);
+  EXPECT_EQ(c.backlog_quota_default_retention_policy, "consumer_backlog_eviction");
   EXPECT_EQ(c.data_dir, "/var/lib/magnetar");
   EXPECT_FALSE(c.journal_sync_data);
   EXPECT_EQ(c.num_io_threads, 4u);
@@ -186,6 +208,12 @@ TEST(config_file, auto_topic_creation_type_must_be_one_of_the_two) {
 
 TEST(config_file, a_cluster_name_with_bad_characters_is_refused) {
   EXPECT_THAT(error_of("clusterName=my cluster"), HasSubstr("clusterName: 'my cluster' is not a valid cluster name"));
+}
+
+TEST(config_file, an_unknown_backlog_quota_policy_is_refused) {
+  auto parsed = parse("backlogQuotaDefaultRetentionPolicy=drop_everything\n");
+  ASSERT_FALSE(parsed);
+  EXPECT_THAT(parsed.error().detail(), ::testing::HasSubstr("backlogQuotaDefaultRetentionPolicy"));
 }
 
 TEST(config_file, a_line_without_equals_is_refused) {
