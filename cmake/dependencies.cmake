@@ -21,6 +21,10 @@ endif()
 find_package(RocksDB REQUIRED)
 find_package(nlohmann_json REQUIRED)
 
+# jemalloc: the allocator of the magnetar and magnetar-perf binaries (ADR 0003). Not in
+# the Sanitize build, where AddressSanitizer brings its own.
+find_library(JEMALLOC_LIBRARY NAMES jemalloc REQUIRED)
+
 # Compression codecs of the client SDK (Pulsar's LZ4 and ZSTD message compression).
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(LZ4 REQUIRED IMPORTED_TARGET liblz4)

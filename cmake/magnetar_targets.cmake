@@ -46,3 +46,11 @@ function(magnetar_benchmark name)
   target_link_libraries(${target} PRIVATE magnetar::${name} ${ARG_DEPENDS} benchmark::benchmark benchmark::benchmark_main)
   magnetar_apply_warnings(${target})
 endfunction()
+
+# Links the program with jemalloc (ADR 0003), except under the sanitizers, which replace
+# malloc themselves. Programs only: libraries leave the allocator to their users.
+function(magnetar_use_jemalloc target)
+  if(NOT CMAKE_BUILD_TYPE STREQUAL "Sanitize")
+    target_link_libraries(${target} PRIVATE ${JEMALLOC_LIBRARY})
+  endif()
+endfunction()
