@@ -3,6 +3,7 @@
 #include "client/commands.h"
 #include "client/compression.h"
 #include "client/consumer_impl.h"
+#include "client/wait_ready.h"
 #include "magnetar/errc.h"
 
 #include <fmt/format.h>
@@ -157,14 +158,8 @@ result<message> consumer_impl::receive(std::optional<std::chrono::milliseconds> 
     return fail(client_errc::invalid_argument, "a blocking receive on a client io thread would deadlock");
   }
   std::unique_lock lock(_mutex);
-  auto ready = [&] { return !_queue.empty() || _state == state::closed || _state == state::failed; };
-  if (timeout) {
-    if (!_arrived.wait_for(lock, *timeout, ready)) {
-      return fail(client_errc::timeout, fmt::format("no message within {} ms", timeout->count()));
-    }
-  } else {
-    _arrived.wait(lock, ready);
-  }
+  MAGNETAR_TRY(wait_ready(_arrived, lock, timeout,
+                          [&] { return !_queue.empty() || _state == state::closed || _state == state::failed; }));
   if (_queue.empty()) return closed_error_locked();
   auto m = std::move(_queue.front());
   _queue.pop_front();

@@ -1,5 +1,6 @@
 // multi_topic_consumer: the fan-in from the children, the receive queue and acks.
 #include "client/multi_topic_consumer.h"
+#include "client/wait_ready.h"
 
 #include "magnetar/errc.h"
 
@@ -107,14 +108,7 @@ result<message> multi_topic_consumer::receive(std::optional<std::chrono::millise
   std::optional<message> m;
   {
     std::unique_lock lock(_mutex);
-    auto ready = [&] { return !_queue.empty() || _state == state::closed; };
-    if (timeout) {
-      if (!_arrived.wait_for(lock, *timeout, ready)) {
-        return fail(client_errc::timeout, fmt::format("no message within {} ms", timeout->count()));
-      }
-    } else {
-      _arrived.wait(lock, ready);
-    }
+    MAGNETAR_TRY(wait_ready(_arrived, lock, timeout, [&] { return !_queue.empty() || _state == state::closed; }));
     if (_queue.empty()) return closed_error_locked();
     m = std::move(_queue.front());
     _queue.pop_front();
