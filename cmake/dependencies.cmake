@@ -20,6 +20,9 @@ endif()
 # library links faster and keeps test binaries small.
 find_package(RocksDB REQUIRED)
 find_package(nlohmann_json REQUIRED)
+# yaml-cpp: the performance framework's scenario files. Debian 12's config exports the
+# target as `yaml-cpp` (no namespace).
+find_package(yaml-cpp REQUIRED)
 
 # jemalloc: the allocator of the magnetar and magnetar-perf binaries (ADR 0003). Not in
 # the Sanitize build, where AddressSanitizer brings its own.

@@ -1,0 +1,105 @@
+// settings: the typed, validated view of a resolved scenario that the launcher and the
+// workloads run from. Names follow upstream's scenario format (cluster, workloads.
+// iotTelemetry, metrics, output); see docs/scenario-format.md.
+//
+// Plain values, no owner, no threads: built once by load_settings() (scenario_loader.h)
+// and copied freely.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace magnetar::perf {
+
+// `cluster.brokers` / `cluster.bookies`.
+struct node_group_settings {
+  int replicas = 1;
+  // Broker (or bookie) configuration keys and process environment, as upstream's `env`.
+  std::map<std::string, std::string> env;
+};
+
+struct cluster_settings {
+  node_group_settings brokers;
+  node_group_settings bookies;
+};
+
+struct warmup_settings {
+  int seconds = 0;           // at `rate`; exclusive with messages
+  std::int64_t messages = 0; // with rate 0
+  int rounds = 1;
+  int round_delay_seconds = 0;
+};
+
+struct measurement_settings {
+  int seconds = 0;
+  std::int64_t messages = 0;  // when set, the measured message count (rate 0 or paced)
+};
+
+struct producer_settings {
+  int io_threads = 1;
+  int listener_threads = 1;
+  int max_outstanding = 20000;  // messages in flight across the gateways
+  bool batching_enabled = true;
+  bool precreate = false;  // open every producer before the first message
+};
+
+struct client_settings {
+  int io_threads = 1;
+  int listener_threads = 1;
+};
+
+struct gateways_settings {
+  int count = 1;
+  producer_settings producer;
+  std::map<std::string, std::string> env;
+};
+
+struct topics_settings {
+  int count = 1;
+  std::string prefix = "persistent://public/default/iot-telemetry-";
+};
+
+struct applications_settings {
+  int count = 1;
+  int pods_per_application = 1;
+  std::string subscription_prefix = "iot-application-";
+  client_settings client;
+  std::map<std::string, std::string> env;
+};
+
+struct pod_restarts_settings {
+  int interval_seconds = 0;  // 0: never
+  double fraction = 0.0;     // of each application's pods, per interval
+};
+
+struct iot_telemetry_settings {
+  warmup_settings warmup;
+  measurement_settings measurement;
+  double rate = 1000;  // messages per second across the gateways; 0: as fast as possible
+  int payload_size = 64;
+  int timeout_seconds = 240;
+  std::int64_t devices = 1000;
+  gateways_settings gateways;
+  topics_settings topics;
+  applications_settings applications;
+  pod_restarts_settings pod_restarts;
+
+  // Messages per warmup round and measured in total, from the settings above.
+  std::int64_t warmup_messages_per_round() const;
+  std::int64_t measured_messages() const;
+  // The topic of index t (prefix + t) and the subscription of application a.
+  std::string topic(int t) const { return topics.prefix + std::to_string(t); }
+  std::string subscription(int a) const { return applications.subscription_prefix + std::to_string(a); }
+};
+
+struct scenario_settings {
+  cluster_settings cluster;
+  iot_telemetry_settings iot;
+  int metrics_interval_seconds = 1;
+  std::optional<std::string> output_name;
+};
+
+}  // namespace magnetar::perf
