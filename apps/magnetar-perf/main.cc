@@ -9,6 +9,7 @@
 // percentiles; --report-dir writes report.md there.
 #include "base/log.h"
 #include "perf_run.h"
+#include "workload_commands.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -60,12 +61,15 @@ int main(int argc, char** argv) {
   auto* pubsub = app.add_subcommand("pubsub", "Publish and consume in one process; report both");
   for (auto* command : {produce, consume, pubsub}) add_options(*command, options);
   pubsub->add_option("--report-dir", report_dir, "Write report.md into this directory");
+  magnetar::perf::workload_commands workloads;
+  magnetar::perf::add_workload_commands(app, workloads);
   CLI11_PARSE(app, argc, argv);
 
   if (auto logging = magnetar::base::init_logging("magnetar-perf", "warn"); !logging) {
     fmt::print(stderr, "magnetar-perf: {}\n", logging.error());
     return EXIT_FAILURE;
   }
+  if (const int workload = magnetar::perf::run_workload_command(workloads); workload >= 0) return workload;
   auto results = produce->parsed()   ? magnetar::perf::run_produce(options)
                  : consume->parsed() ? magnetar::perf::run_consume(options)
                                      : magnetar::perf::run_pubsub(options);

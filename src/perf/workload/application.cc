@@ -1,0 +1,217 @@
+#include "perf/workload/application.h"
+
+#include "perf/measure/device_state.h"
+#include "perf/measure/hgrm.h"
+#include "perf/measure/latency_summary.h"
+#include "perf/measure/telemetry_payload.h"
+#include "perf/workload/workload_files.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+namespace magnetar::perf {
+
+struct application::pod {
+  int index = 0;
+  std::optional<client> pulsar;
+  consumer subscription;
+  std::atomic<bool> restart_requested{false};
+  base::histogram latency{60'000'000, 3};  // microseconds; this pod's thread only
+  std::jthread thread;
+};
+
+application::application(const iot_telemetry_settings& settings, int index, const workload_options& options,
+                         const coordination& markers)
+    : _settings(settings),
+      _options(options),
+      _markers(markers),
+      _subscription(settings.subscription(index)),
+      _output(options.output / _subscription),
+      _tracker(static_cast<std::uint64_t>(settings.devices)),
+      _timeline(application_timeline_columns()) {
+  for (int t = 0; t < settings.topics.count; ++t) _topics.push_back(settings.topic(t));
+}
+
+application::~application() { stop(); }
+
+result<consumer> application::subscribe(client& c, int pod_index) const {
+  consumer_config config;
+  config.type = subscription_type::key_shared;
+  config.position = initial_position::earliest;
+  config.consumer_name = fmt::format("{}-pod-{}", _subscription, pod_index);
+  return c.subscribe(_topics, _subscription, config);
+}
+
+result<void> application::start() {
+  std::error_code ec;
+  std::filesystem::create_directories(_output, ec);
+  _timeline_writer = std::make_unique<timeline_writer>(_timeline, _output / "application-timeline.csv");
+  for (int i = 0; i < _settings.applications.pods_per_application; ++i) {
+    auto p = std::make_unique<pod>();
+    p->index = i;
+    auto c = client::create(_options.service_url);
+    if (!c) return fail(c.error().code(), fmt::format("{} pod {}: {}", _subscription, i, c.error()));
+    p->pulsar.emplace(std::move(c).value());
+    auto s = subscribe(*p->pulsar, i);
+    if (!s) return fail(s.error().code(), fmt::format("{} pod {}: {}", _subscription, i, s.error()));
+    p->subscription = std::move(s).value();
+    _pods.push_back(std::move(p));
+  }
+  for (auto& p : _pods) p->thread = std::jthread([this, raw = p.get()] { receive_loop(*raw); });
+  return success();
+}
+
+void application::receive_loop(pod& p) {
+  while (!_stopping.load()) {
+    if (p.restart_requested.exchange(false)) {
+      // A restarted pod is a new process as far as the broker knows: its consumer and
+      // connection go away, unacknowledged messages go to the other pods, and it comes
+      // back under the same consumer name.
+      (void)p.subscription.close();
+      (void)p.pulsar->close();
+      p.pulsar.reset();
+      ++_pod_restarts;
+      append_event(_options.events_file, "applications", fmt::format("pod-restart-{}-{}", _subscription, p.index));
+      while (!_stopping.load()) {
+        auto c = client::create(_options.service_url);
+        if (c) {
+          auto s = subscribe(c.value(), p.index);
+          if (s) {
+            p.pulsar.emplace(std::move(c).value());
+            p.subscription = std::move(s).value();
+            break;
+          }
+        }
+        fmt::print(stderr, "iot-consume: {} pod {} could not reopen; trying again\n", _subscription, p.index);
+      }
+      if (!p.pulsar) return;
+    }
+    auto m = p.subscription.receive(std::chrono::milliseconds(100));
+    if (!m) continue;  // the timeout, or a consumer being closed under a stop
+    handle(p, m.value());
+    (void)p.subscription.acknowledge(m.value());
+  }
+}
+
+int application::topic_index(const std::string& topic) const {
+  for (std::size_t t = 0; t < _topics.size(); ++t) {
+    if (topic == _topics[t] || topic.ends_with(_topics[t])) return static_cast<int>(t);
+  }
+  return -1;
+}
+
+void application::handle(pod& p, const message& m) {
+  const auto received_at = std::chrono::system_clock::now();
+  ++_received;
+  _timeline.add("received", 1);
+  const auto header = decode_payload(m.payload_bytes());
+  if (!header || !m.has_key() || !key_matches(m.key(), header->device)) {
+    ++_invalid;
+    return;
+  }
+  if (!header->warmup) {
+    // Broker publish time to receipt, as upstream measures end to end; publish time has
+    // millisecond resolution.
+    const auto received_micros =
+        std::chrono::duration_cast<std::chrono::microseconds>(received_at.time_since_epoch()).count();
+    const auto latency = std::max<std::int64_t>(0, received_micros - static_cast<std::int64_t>(m.publish_time()) * 1000);
+    p.latency.record(latency);
+    _timeline.record_latency_micros(latency);
+  }
+  const auto outcome = _tracker.record(header->device, header->sequence, p.index, topic_index(m.topic()));
+  if (outcome == delivery::duplicate) {
+    _timeline.add("duplicates", 1);
+    return;
+  }
+  if (outcome == delivery::invalid) {
+    ++_invalid;
+    return;
+  }
+  if (outcome == delivery::violation) _timeline.add("violations", 1);
+  if (header->warmup) {
+    note_warmup_received();
+    return;
+  }
+  ++_measured;
+  const auto millis = epoch_millis_now();
+  std::int64_t none = 0;
+  _first_measured_millis.compare_exchange_strong(none, millis);
+  auto last = _last_measured_millis.load();
+  while (last < millis && !_last_measured_millis.compare_exchange_weak(last, millis)) {
+  }
+}
+
+void application::note_warmup_received() {
+  const std::int64_t per_round = _settings.warmup_messages_per_round();
+  std::lock_guard lock(_warmup_mutex);
+  ++_warmup_unique;
+  // Rounds are cumulative: round r is complete once r rounds' messages are all here.
+  while (_warmup_rounds_marked < _settings.warmup.rounds &&
+         _warmup_unique >= static_cast<std::uint64_t>(per_round) * (_warmup_rounds_marked + 1)) {
+    ++_warmup_rounds_marked;
+    if (auto written = _markers.write(_markers.warmup_received(_warmup_rounds_marked, _subscription), "done");
+        !written) {
+      fmt::print(stderr, "iot-consume: {}\n", written.error());
+    }
+  }
+}
+
+void application::restart_pod(int index) { _pods[static_cast<std::size_t>(index)]->restart_requested = true; }
+
+std::uint64_t application::unique() const { return _tracker.counts().unique; }
+
+void application::stop() {
+  if (_stopping.exchange(true)) return;
+  for (auto& p : _pods) {
+    if (p->thread.joinable()) p->thread.join();
+    (void)p->subscription.close();
+    if (p->pulsar) (void)p->pulsar->close();
+  }
+  if (_timeline_writer) _timeline_writer->stop();
+}
+
+result<void> application::write_results(bool timed_out) {
+  base::histogram latency{60'000'000, 3};
+  for (auto& p : _pods) (void)latency.merge(p->latency);
+  auto state = _tracker.next_expected();
+  auto counts = _tracker.counts();
+  if (_options.drop_one_message) {
+    // The test hook: forget the last message of the first device that has one.
+    for (auto& next : state) {
+      if (next > 0) {
+        --next;
+        --counts.unique;
+        break;
+      }
+    }
+  }
+  MAGNETAR_TRY(write_device_state(_output / "application-state.bin", state));
+  MAGNETAR_TRY(write_text_file(_output / "application-latency.hgrm", percentile_distribution(latency)));
+  std::string violations;
+  for (const auto& sample : _tracker.violation_samples()) violations += format_violation(sample) + "\n";
+  MAGNETAR_TRY(write_text_file(_output / "ordering-violations.txt", violations));
+  const auto first = _first_measured_millis.load();
+  const auto last = _last_measured_millis.load();
+  const nlohmann::json summary = {
+      {"subscription", _subscription},
+      {"pods", _settings.applications.pods_per_application},
+      {"topics", _settings.topics.count},
+      {"received", _received.load()},
+      {"unique", counts.unique},
+      {"duplicates", counts.duplicates},
+      {"orderingViolations", counts.violations},
+      {"invalid", _invalid.load()},
+      {"measuredReceived", _measured.load()},
+      {"firstMeasuredReceiptEpochMillis", first},
+      {"lastMeasuredReceiptEpochMillis", last},
+      {"messagesPerSecond", last > first ? _measured.load() * 1000.0 / static_cast<double>(last - first) : 0.0},
+      {"podRestarts", _pod_restarts.load()},
+      {"endToEndLatencyMillis", latency_summary_millis(latency)},
+      {"timedOut", timed_out},
+  };
+  return write_text_file(_output / "application-summary.json", summary.dump(2) + "\n");
+}
+
+}  // namespace magnetar::perf

@@ -1,0 +1,81 @@
+// application: one backend application of the IoT telemetry workload: a Key_Shared
+// subscription on every topic, consumed by `podsPerApplication` pods, each a Pulsar
+// client of its own with one consumer over all topics (as isolated pods would be).
+//
+// The pods share the application's sequence tracker, so order is checked as the
+// application sees it while Key_Shared moves hash ranges between pods (restarts).
+// Each pod receives on a thread of its own; everything shared is a thread-safe type
+// (tracker, timeline) or an atomic, and each pod keeps its own latency histogram,
+// merged when the pods have stopped.
+#pragma once
+
+#include "base/histogram.h"
+#include "base/result.h"
+#include "magnetar/client.h"
+#include "perf/measure/sequence_tracker.h"
+#include "perf/measure/timeline.h"
+#include "perf/scenario/settings.h"
+#include "perf/workload/coordination.h"
+#include "perf/workload/workload_options.h"
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace magnetar::perf {
+
+class application {
+ public:
+  application(const iot_telemetry_settings& settings, int index, const workload_options& options,
+              const coordination& markers);
+  ~application();
+
+  // Opens every pod (each subscribes to every topic) and starts its receive thread.
+  result<void> start();
+  // Asks pod `pod` to close its consumer and client and open them again.
+  void restart_pod(int pod);
+  // Unique messages held so far (warmup included).
+  std::uint64_t unique() const;
+  // Stops every pod and waits for its thread.
+  void stop();
+  // Writes the summary, state, histogram and ordering violations to
+  // <output>/<subscription>/.
+  result<void> write_results(bool timed_out);
+
+  const std::string& subscription() const { return _subscription; }
+
+ private:
+  struct pod;
+  void receive_loop(pod& p);
+  void handle(pod& p, const message& m);
+  void note_warmup_received();
+  int topic_index(const std::string& topic) const;
+  result<consumer> subscribe(client& c, int pod_index) const;
+
+  const iot_telemetry_settings& _settings;
+  const workload_options& _options;
+  const coordination& _markers;
+  std::string _subscription;
+  std::filesystem::path _output;
+  std::vector<std::string> _topics;
+  sequence_tracker _tracker;
+  timeline _timeline;
+  std::unique_ptr<timeline_writer> _timeline_writer;
+  std::vector<std::unique_ptr<pod>> _pods;
+  std::atomic<bool> _stopping{false};
+
+  std::atomic<std::uint64_t> _received{0};
+  std::atomic<std::uint64_t> _invalid{0};
+  std::atomic<std::uint64_t> _measured{0};
+  std::atomic<std::int64_t> _first_measured_millis{0};
+  std::atomic<std::int64_t> _last_measured_millis{0};
+  std::atomic<std::uint64_t> _pod_restarts{0};
+  std::mutex _warmup_mutex;
+  std::uint64_t _warmup_unique = 0;
+  int _warmup_rounds_marked = 0;
+};
+
+}  // namespace magnetar::perf
