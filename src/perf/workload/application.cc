@@ -30,7 +30,7 @@ application::application(const iot_telemetry_settings& settings, int index, cons
       _subscription(settings.subscription(index)),
       _output(options.output / _subscription),
       _tracker(static_cast<std::uint64_t>(settings.devices)),
-      _timeline(application_timeline_columns()) {
+      _timeline(application_timeline_columns(), true) {
   for (int t = 0; t < settings.topics.count; ++t) _topics.push_back(settings.topic(t));
 }
 
@@ -47,7 +47,8 @@ result<consumer> application::subscribe(client& c, int pod_index) const {
 result<void> application::start() {
   std::error_code ec;
   std::filesystem::create_directories(_output, ec);
-  _timeline_writer = std::make_unique<timeline_writer>(_timeline, _output / "application-timeline.csv");
+  MAGNETAR_TRY(writer, timeline_writer::start(_timeline, _output / "application-timeline.csv"));
+  _timeline_writer = std::move(writer);
   for (int i = 0; i < _settings.applications.pods_per_application; ++i) {
     auto p = std::make_unique<pod>();
     p->index = i;
@@ -169,7 +170,7 @@ void application::stop() {
     (void)p->subscription.close();
     if (p->pulsar) (void)p->pulsar->close();
   }
-  if (_timeline_writer) _timeline_writer->stop();
+  if (_timeline_writer) (void)_timeline_writer->stop();
 }
 
 result<void> application::write_results(bool timed_out) {
@@ -190,7 +191,7 @@ result<void> application::write_results(bool timed_out) {
   MAGNETAR_TRY(write_device_state(_output / "application-state.bin", state));
   MAGNETAR_TRY(write_text_file(_output / "application-latency.hgrm", percentile_distribution(latency)));
   std::string violations;
-  for (const auto& sample : _tracker.violation_samples()) violations += format_violation(sample) + "\n";
+  for (const auto& sample : _tracker.violation_samples()) violations += to_string(sample) + "\n";
   MAGNETAR_TRY(write_text_file(_output / "ordering-violations.txt", violations));
   const auto first = _first_measured_millis.load();
   const auto last = _last_measured_millis.load();

@@ -121,8 +121,12 @@ int run_gateways(const workload_options& options) {
   coordination markers(options.coordination_dir, options.run_id);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(iot.timeout_seconds);
 
-  timeline progress(gateways_timeline_columns());
-  timeline_writer progress_writer(progress, options.output / "gateways-timeline.csv");
+  timeline progress(gateway_timeline_columns(), true);
+  auto progress_writer = timeline_writer::start(progress, options.output / "gateways-timeline.csv");
+  if (!progress_writer) {
+    fmt::print(stderr, "iot-produce: {}\n", progress_writer.error());
+    return workload_failed;
+  }
   gateway_fleet fleet(iot, options.service_url);
   telemetry_sender sender(iot, fleet, progress);
   gateway_run run{options, iot, markers, sender, deadline};
@@ -142,7 +146,7 @@ int run_gateways(const workload_options& options) {
     outcome = written;
   }
   append_event(options.events_file, source, "gateways-finished");
-  progress_writer.stop();
+  (void)progress_writer.value()->stop();
   fleet.close();
   if (outcome) return workload_completed;
   return timed_out ? workload_timed_out : workload_failed;

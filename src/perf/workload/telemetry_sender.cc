@@ -30,7 +30,10 @@ telemetry_sender::telemetry_sender(const iot_telemetry_settings& settings, gatew
       _payload(static_cast<std::size_t>(settings.payload_size)),
       _producer_sequence(static_cast<std::size_t>(settings.gateways.count) * settings.topics.count, -1),
       _next_sequence(static_cast<std::size_t>(settings.devices), 0),
-      _in_flight(static_cast<std::size_t>(settings.devices), 0) {}
+      _in_flight(static_cast<std::size_t>(settings.devices), 0),
+      _sent_column(timeline.column("sent")),
+      _send_errors_column(timeline.column("sendErrors")),
+      _in_flight_column(timeline.column("inFlight")) {}
 
 std::int64_t telemetry_sender::next_producer_sequence(int gateway, int topic, const producer& p) {
   auto& sequence = _producer_sequence[static_cast<std::size_t>(gateway) * _settings.topics.count + topic];
@@ -82,6 +85,7 @@ void telemetry_sender::completed(const in_flight_message& m, bool ok) {
     std::lock_guard lock(_mutex);
     _in_flight[m.device] = 0;
     --_outstanding;
+    _timeline.set(_in_flight_column, static_cast<std::int64_t>(_outstanding));
     if (ok) {
       ++_next_sequence[m.device];
       if (m.warmup) {
@@ -97,10 +101,10 @@ void telemetry_sender::completed(const in_flight_message& m, bool ok) {
   }
   _changed.notify_all();
   if (ok) {
-    _timeline.add("sent", 1);
+    _timeline.add(_sent_column, 1);
     _timeline.record_latency_micros(micros_between(m.sent, now));
   } else {
-    _timeline.add("sendErrors", 1);
+    _timeline.add(_send_errors_column, 1);
   }
 }
 

@@ -77,6 +77,9 @@ class telemetry_sender {
   totals _totals;
   base::histogram _publish_latency{60'000'000, 3};
   base::histogram _intended_latency{60'000'000, 3};
+  std::size_t _sent_column;
+  std::size_t _send_errors_column;
+  std::size_t _in_flight_column;
 };
 
 }  // namespace magnetar::perf

@@ -1,9 +1,8 @@
 // workload_files: small helpers the gateways and applications share for their output
-// files: whole-file writes and the timelines' columns (src/perf/README.md).
+// files.
 #pragma once
 
 #include "base/result.h"
-#include "perf/measure/timeline.h"
 
 #include <filesystem>
 #include <string>
