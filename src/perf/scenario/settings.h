@@ -2,15 +2,18 @@
 // workloads run from. Names follow upstream's scenario format (cluster, workloads.
 // iotTelemetry, metrics, output); see docs/scenario-format.md.
 //
-// Plain values, no owner, no threads: built once by load_settings() (scenario_loader.h)
-// and copied freely.
+// Plain values, no owner, no threads: built once by parse_settings() or
+// load_resolved_config() (scenario_loader.h) and copied freely. The defaults below are
+// what a key left out of the scenario means.
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace magnetar::perf {
 
@@ -68,6 +71,17 @@ struct applications_settings {
   std::string subscription_prefix = "iot-application-";
   client_settings client;
   std::map<std::string, std::string> env;
+  // Seconds after the measurement's start at which each application opens its pods, one
+  // per application; empty: every application joins at the start.
+  std::vector<int> join_seconds;
+  // A late application has caught up when a measured message reaches it within this long
+  // of its publishing.
+  int caught_up_latency_millis = 1000;
+
+  // When application a joins (0 without join_seconds).
+  int join_seconds_of(int a) const {
+    return join_seconds.empty() ? 0 : join_seconds.at(static_cast<std::size_t>(a));
+  }
 };
 
 struct pod_restarts_settings {
@@ -93,6 +107,11 @@ struct iot_telemetry_settings {
   // The topic of index t (prefix + t) and the subscription of application a.
   std::string topic(int t) const { return topics.prefix + std::to_string(t); }
   std::string subscription(int a) const { return applications.subscription_prefix + std::to_string(a); }
+  // Seconds of traffic the workload needs at the rate: every warmup round with its delay,
+  // then the measurement (0 for parts without a rate, whose length nobody can tell).
+  std::int64_t warmup_round_seconds() const;
+  std::int64_t warmup_total_seconds() const;
+  std::int64_t measurement_seconds() const;
 };
 
 struct scenario_settings {

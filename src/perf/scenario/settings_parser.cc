@@ -1,0 +1,126 @@
+// parse_settings(): the resolved tree into scenario_settings. Each section is read by a
+// settings_reader, which checks keys, types and ranges; the rules between settings are in
+// settings_validation.cc.
+#include "perf/scenario/scenario_loader.h"
+#include "perf/scenario/settings_reader.h"
+#include "perf/scenario/settings_validation.h"
+
+#include <fmt/format.h>
+
+namespace magnetar::perf {
+namespace {
+
+// A message's body and header are at most the broker's default maxMessageSize (5 MiB).
+constexpr std::int64_t max_payload_size = 5 * 1024 * 1024;
+
+void read_node_group(settings_reader cluster, std::string_view key, node_group_settings& out) {
+  auto group = cluster.section(key, {"replicas", "env"});
+  group.read("replicas", out.replicas, 1);
+  group.read("env", out.env);
+}
+
+void read_warmup(settings_reader& iot, warmup_settings& out) {
+  auto warmup = iot.section("warmup", {"seconds", "messages", "rounds", "roundDelaySeconds"});
+  warmup.read("seconds", out.seconds, 0);
+  warmup.read("messages", out.messages, 0);
+  warmup.read("rounds", out.rounds, 1);
+  warmup.read("roundDelaySeconds", out.round_delay_seconds, 0);
+}
+
+void read_gateways(settings_reader& iot, gateways_settings& out) {
+  auto gateways = iot.section("gateways", {"count", "producer", "env"});
+  gateways.read("count", out.count, 1);
+  auto producer =
+      gateways.section("producer", {"ioThreads", "listenerThreads", "maxOutstanding", "batchingEnabled", "precreate"});
+  producer.read("ioThreads", out.producer.io_threads, 1);
+  producer.read("listenerThreads", out.producer.listener_threads, 1);
+  producer.read("maxOutstanding", out.producer.max_outstanding, 1);
+  producer.read("batchingEnabled", out.producer.batching_enabled);
+  producer.read("precreate", out.producer.precreate);
+  gateways.read("env", out.env);
+}
+
+void read_applications(settings_reader& iot, applications_settings& out) {
+  auto applications = iot.section("applications", {"count", "podsPerApplication", "subscriptionPrefix", "client",
+                                                    "env", "joinSeconds", "caughtUpLatencyMillis"});
+  applications.read("count", out.count, 1);
+  applications.read("podsPerApplication", out.pods_per_application, 1);
+  applications.read("subscriptionPrefix", out.subscription_prefix);
+  auto client = applications.section("client", {"ioThreads", "listenerThreads"});
+  client.read("ioThreads", out.client.io_threads, 1);
+  client.read("listenerThreads", out.client.listener_threads, 1);
+  applications.read("env", out.env);
+  applications.read("joinSeconds", out.join_seconds, 0);
+  applications.read("caughtUpLatencyMillis", out.caught_up_latency_millis, 1);
+}
+
+void read_iot(settings_reader workloads, iot_telemetry_settings& out) {
+  auto iot = workloads.section("iotTelemetry", {"warmup", "measurement", "rate", "payload", "timeoutSeconds",
+                                                "devices", "gateways", "topics", "applications", "behaviors"});
+  read_warmup(iot, out.warmup);
+  auto measurement = iot.section("measurement", {"seconds", "messages"});
+  measurement.read("seconds", out.measurement.seconds, 0);
+  measurement.read("messages", out.measurement.messages, 0);
+  iot.read("rate", out.rate, 0.0);
+  iot.section("payload", {"size"}).read("size", out.payload_size, 32, max_payload_size);
+  iot.read("timeoutSeconds", out.timeout_seconds, 1);
+  iot.section("devices", {"count"}).read("count", out.devices, 1);
+  read_gateways(iot, out.gateways);
+  auto topics = iot.section("topics", {"count", "prefix"});
+  topics.read("count", out.topics.count, 1);
+  topics.read("prefix", out.topics.prefix);
+  read_applications(iot, out.applications);
+  auto restarts = iot.section("behaviors", {"podRestarts"}).section("podRestarts", {"intervalSeconds", "fraction"});
+  restarts.read("intervalSeconds", out.pod_restarts.interval_seconds, 0);
+  restarts.read("fraction", out.pod_restarts.fraction, 0.0, 1.0);
+}
+
+// Upstream's profiling section configures a Java profiler; magnetar-perf has none, and
+// running a scenario that asks for one without it would measure something else.
+void check_profiling(const YAML::Node& profiling, problem_list& problems) {
+  if (!profiling.IsDefined() || profiling.IsNull()) return;
+  if (profiling.IsMap() && profiling.size() == 0) return;
+  problems.add(
+      "profiling is not supported by magnetar-perf; remove the profiling section (or the --extends file that adds "
+      "it), or set it to ~");
+}
+
+}  // namespace
+
+result<scenario_settings> parse_settings(const YAML::Node& resolved) {
+  problem_list problems;
+  if (!resolved.IsMap()) {
+    return fail(base::errc::invalid_argument, "the scenario must be a YAML mapping with cluster and workloads");
+  }
+  scenario_settings settings;
+  settings_reader root(resolved, "", {"cluster", "workloads", "metrics", "output", "profiling"}, problems);
+  {
+    auto cluster = root.section("cluster", {"brokers", "bookies"});
+    read_node_group(cluster, "brokers", settings.cluster.brokers);
+    read_node_group(cluster, "bookies", settings.cluster.bookies);
+  }
+  if (!root.has("workloads")) {
+    problems.add("workloads.iotTelemetry is missing: the scenario needs the IoT telemetry workload's settings");
+  } else {
+    auto workloads = root.section("workloads", {"iotTelemetry"});
+    if (!workloads.has("iotTelemetry")) {
+      problems.add("workloads.iotTelemetry is missing: the scenario needs the IoT telemetry workload's settings");
+    }
+    read_iot(workloads, settings.iot);
+  }
+  root.section("metrics", {"intervalSeconds"}).read("intervalSeconds", settings.metrics_interval_seconds, 1);
+  {
+    auto output = root.section("output", {"name"});
+    if (output.has("name")) {
+      std::string name;
+      output.read("name", name);
+      if (!name.empty()) settings.output_name = name;
+    }
+  }
+  check_profiling(resolved["profiling"], problems);
+  if (problems.empty()) validate_settings(settings, problems);
+  if (!problems.empty()) return fail(base::errc::invalid_argument, problems.joined());
+  return settings;
+}
+
+}  // namespace magnetar::perf

@@ -1,0 +1,45 @@
+// Every scenario the repository ships parses and validates, and the standalone launcher
+// can run it.
+#include "perf/scenario/scenario_loader.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+namespace magnetar::perf {
+namespace {
+
+namespace fs = std::filesystem;
+
+class shipped_scenario : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(shipped_scenario, parses_and_validates) {
+  const fs::path file = fs::path(MAGNETAR_SOURCE_DIR) / GetParam();
+  auto tree = resolve_scenario(file, {}, {});
+  ASSERT_TRUE(tree) << tree.error();
+  auto settings = parse_settings(tree.value());
+  ASSERT_TRUE(settings) << settings.error();
+  EXPECT_TRUE(check_standalone_cluster(settings.value().cluster));
+  // What the workloads read back from resolved-config.yaml is the same.
+  auto again = parse_settings(YAML::Load(emit_yaml(tree.value())));
+  ASSERT_TRUE(again) << again.error();
+  EXPECT_EQ(again.value().iot.measured_messages(), settings.value().iot.measured_messages());
+}
+
+INSTANTIATE_TEST_SUITE_P(files, shipped_scenario,
+                         ::testing::Values("scenarios/iot-telemetry-base.yaml", "scenarios/iot-telemetry-small.yaml",
+                                           "scenarios/iot-telemetry-high-rate.yaml",
+                                           "scenarios/iot-telemetry-restarts.yaml", "tests/perf/tiny.yaml"));
+
+TEST(shipped_scenarios, high_rate_sends_five_million_measured_messages) {
+  auto tree = resolve_scenario(fs::path(MAGNETAR_SOURCE_DIR) / "scenarios/iot-telemetry-high-rate.yaml", {}, {});
+  ASSERT_TRUE(tree) << tree.error();
+  auto settings = parse_settings(tree.value());
+  ASSERT_TRUE(settings) << settings.error();
+  EXPECT_EQ(settings.value().iot.measured_messages(), 5'000'000);
+  EXPECT_EQ(settings.value().iot.gateways.count, 500);
+  EXPECT_TRUE(settings.value().iot.gateways.producer.precreate);
+}
+
+}  // namespace
+}  // namespace magnetar::perf
