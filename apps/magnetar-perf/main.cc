@@ -3,11 +3,14 @@
 //   magnetar-perf produce  -u pulsar://host:6650 -t topic -s 100 -r 30000 -d 20
 //   magnetar-perf consume  -u ... -t topic --subscription perf-sub -d 20
 //   magnetar-perf pubsub   -u ... -t topic -s 100 -d 20 [--report-dir DIR]
+//   magnetar-perf run --scenario FILE [--set k=v] [--reports-dir D]   (launcher_commands.h)
+//   magnetar-perf compare RUN_A RUN_B
 //
 // Flags follow pulsar-perf's vocabulary where one exists. pubsub runs a consumer and a
 // producer in one process and reports throughput and publish / end-to-end latency
 // percentiles; --report-dir writes report.md there.
 #include "base/log.h"
+#include "launcher_commands.h"
 #include "perf_run.h"
 
 #include <CLI/CLI.hpp>
@@ -60,12 +63,15 @@ int main(int argc, char** argv) {
   auto* pubsub = app.add_subcommand("pubsub", "Publish and consume in one process; report both");
   for (auto* command : {produce, consume, pubsub}) add_options(*command, options);
   pubsub->add_option("--report-dir", report_dir, "Write report.md into this directory");
+  magnetar::perf::launcher_commands launcher;
+  magnetar::perf::add_launcher_commands(app, launcher);
   CLI11_PARSE(app, argc, argv);
 
   if (auto logging = magnetar::base::init_logging("magnetar-perf", "warn"); !logging) {
     fmt::print(stderr, "magnetar-perf: {}\n", logging.error());
     return EXIT_FAILURE;
   }
+  if (const int launched = magnetar::perf::run_launcher_command(launcher); launched >= 0) return launched;
   auto results = produce->parsed()   ? magnetar::perf::run_produce(options)
                  : consume->parsed() ? magnetar::perf::run_consume(options)
                                      : magnetar::perf::run_pubsub(options);
