@@ -16,6 +16,12 @@ std::int64_t counter(const nlohmann::json& summary, const char* key) {
   return found != summary.end() && found->is_number_integer() ? found->get<std::int64_t>() : 0;
 }
 
+// A workload that did not end by itself (stopped, crashed, failed) leaves files missing;
+// its own failure explains them, so they are not listed again.
+bool ended_by_itself(const workload_outcome& outcome) {
+  return outcome.exit_code && !outcome.stopped_because && (*outcome.exit_code == 0 || *outcome.exit_code == 2);
+}
+
 void judge_workload(const char* name, const workload_outcome& outcome, int timeout_seconds,
                     std::vector<std::string>& failures) {
   if (!outcome.exit_code) {
@@ -38,8 +44,10 @@ run_verdict judge_run(const verdict_inputs& in) {
   judge_workload("gateways", in.gateways, in.timeout_seconds, failures);
   judge_workload("applications", in.applications, in.timeout_seconds, failures);
 
+  const bool gateways_ended = ended_by_itself(in.gateways);
+  const bool both_ended = gateways_ended && ended_by_itself(in.applications);
   if (!in.gateways_summary) {
-    failures.push_back("gateways: no gateways-summary.json");
+    if (gateways_ended) failures.push_back("gateways: no gateways-summary.json");
   } else if (const auto errors = counter(*in.gateways_summary, "sendErrors"); errors > 0) {
     failures.push_back(fmt::format("gateways: {} send errors", errors));
   }
@@ -47,7 +55,7 @@ run_verdict judge_run(const verdict_inputs& in) {
   for (const auto& app : in.each_application) {
     const auto& sub = app.subscription;
     if (!app.summary) {
-      failures.push_back(fmt::format("{}: no application-summary.json", sub));
+      if (ended_by_itself(in.applications)) failures.push_back(fmt::format("{}: no application-summary.json", sub));
     } else {
       if (const auto violations = counter(*app.summary, "orderingViolations"); violations > 0) {
         failures.push_back(fmt::format("{}: {} ordering violations (samples in applications/{}/ordering-violations.txt)",
@@ -58,7 +66,7 @@ run_verdict judge_run(const verdict_inputs& in) {
       }
     }
     if (app.state_error) {
-      failures.push_back(fmt::format("{}: device state not compared: {}", sub, *app.state_error));
+      if (both_ended) failures.push_back(fmt::format("{}: device state not compared: {}", sub, *app.state_error));
       continue;
     }
     verdict.missing_messages[sub] = app.missing_messages;

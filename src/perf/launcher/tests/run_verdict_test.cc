@@ -91,5 +91,15 @@ TEST(run_verdict, missing_files_fail) {
   EXPECT_TRUE(mentions(v, "iot-application-1: device state not compared: cannot read application-state.bin"));
 }
 
+TEST(run_verdict, files_a_failed_workload_did_not_write_are_not_listed_again) {
+  auto in = passing();
+  in.gateways.exit_code = 1;
+  in.gateways_summary.reset();
+  for (auto& app : in.each_application) app.state_error = "cannot read gateways-state.bin";
+  const auto v = judge_run(in);
+  ASSERT_EQ(v.failures.size(), 1u) << v.failures[1];
+  EXPECT_EQ(v.failures[0], "gateways: failed with exit code 1, see g.log");
+}
+
 }  // namespace
 }  // namespace magnetar::perf
