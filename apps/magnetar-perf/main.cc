@@ -3,11 +3,14 @@
 //   magnetar-perf produce  -u pulsar://host:6650 -t topic -s 100 -r 30000 -d 20
 //   magnetar-perf consume  -u ... -t topic --subscription perf-sub -d 20
 //   magnetar-perf pubsub   -u ... -t topic -s 100 -d 20 [--report-dir DIR]
+//   magnetar-perf run --scenario FILE [--set k=v] [--reports-dir D]   (launcher_commands.h)
+//   magnetar-perf compare RUN_A RUN_B
 //
 // Flags follow pulsar-perf's vocabulary where one exists. pubsub runs a consumer and a
 // producer in one process and reports throughput and publish / end-to-end latency
 // percentiles; --report-dir writes report.md there.
 #include "base/log.h"
+#include "launcher_commands.h"
 #include "perf_run.h"
 #include "workload_commands.h"
 
@@ -63,6 +66,8 @@ int main(int argc, char** argv) {
   pubsub->add_option("--report-dir", report_dir, "Write report.md into this directory");
   magnetar::perf::workload_commands workloads;
   magnetar::perf::add_workload_commands(app, workloads);
+  magnetar::perf::launcher_commands launcher;
+  magnetar::perf::add_launcher_commands(app, launcher);
   CLI11_PARSE(app, argc, argv);
 
   if (auto logging = magnetar::base::init_logging("magnetar-perf", "warn"); !logging) {
@@ -70,6 +75,7 @@ int main(int argc, char** argv) {
     return EXIT_FAILURE;
   }
   if (const int workload = magnetar::perf::run_workload_command(workloads); workload >= 0) return workload;
+  if (const int launched = magnetar::perf::run_launcher_command(launcher); launched >= 0) return launched;
   auto results = produce->parsed()   ? magnetar::perf::run_produce(options)
                  : consume->parsed() ? magnetar::perf::run_consume(options)
                                      : magnetar::perf::run_pubsub(options);

@@ -1,0 +1,24 @@
+// launcher_commands: the `run` and `compare` subcommands (src/perf/launcher). They exist
+// once the launcher's run flow is built (MAGNETAR_PERF_LAUNCHER_RUN); before that
+// add_launcher_commands() adds nothing.
+#pragma once
+
+#include "perf/launcher/launcher_options.h"
+
+#include <CLI/CLI.hpp>
+
+namespace magnetar::perf {
+
+struct launcher_commands {
+  CLI::App* run_command = nullptr;
+  CLI::App* compare_command = nullptr;
+  launcher_options run;
+  compare_options compare;
+};
+
+// Adds both subcommands to `app`; their options land in `commands`.
+void add_launcher_commands(CLI::App& app, launcher_commands& commands);
+// Runs the parsed one; -1 when neither was given.
+int run_launcher_command(const launcher_commands& commands);
+
+}  // namespace magnetar::perf

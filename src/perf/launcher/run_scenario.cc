@@ -1,0 +1,310 @@
+// The run's flow: the one file of the launcher that calls into the other parts
+// (scenario, measure, report; the workloads run as processes). See run_scenario.h.
+#include "perf/launcher/run_scenario.h"
+
+#include "base/version.h"
+#include "perf/launcher/admin_http.h"
+#include "perf/launcher/console_log.h"
+#include "perf/launcher/events_log.h"
+#include "perf/launcher/host_info.h"
+#include "perf/launcher/progress_monitor.h"
+#include "perf/launcher/run_directory.h"
+#include "perf/launcher/run_info.h"
+#include "perf/launcher/run_plan.h"
+#include "perf/launcher/run_verdict.h"
+#include "perf/launcher/standalone_process.h"
+#include "perf/launcher/topic_stats_sampler.h"
+#include "perf/measure/device_state.h"
+#include "perf/report/run_report.h"
+#include "perf/scenario/scenario_loader.h"
+
+#include <fmt/format.h>
+
+#include <atomic>
+#include <csignal>
+#include <fstream>
+
+namespace magnetar::perf {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int exit_passed = 0;
+constexpr int exit_failed = 1;
+constexpr int exit_usage = 2;
+
+// Set by SIGINT/SIGTERM: the run stops its workloads and still writes what it has.
+volatile std::sig_atomic_t interrupted = 0;
+
+void on_stop_signal(int) { interrupted = 1; }
+
+void install_stop_handlers() {
+  struct sigaction action {};
+  action.sa_handler = on_stop_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = 0;  // no SA_RESTART: a wait returns early and looks at the flag
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
+fs::path self_executable() {
+  std::error_code ec;
+  auto path = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path("magnetar-perf") : path;
+}
+
+// Waits for both workloads until the deadline. A workload that fails (exit 1) cannot be
+// made up for by the other, which would only wait for its timeout: it is stopped then.
+void wait_for_workloads(child_process& gateways, child_process& applications, workload_outcome& gateways_outcome,
+                        workload_outcome& applications_outcome, std::chrono::steady_clock::time_point deadline,
+                        int timeout_seconds, console_log& console) {
+  std::optional<int> g, a;
+  std::string reason;
+  while (!g || !a) {
+    if (interrupted != 0) {
+      reason = "the run was interrupted (SIGINT/SIGTERM)";
+      break;
+    }
+    if (std::chrono::steady_clock::now() >= deadline) {
+      reason = fmt::format("still running {} s past timeoutSeconds ({})", workload_grace_seconds, timeout_seconds);
+      break;
+    }
+    // A slice of a second so that Ctrl-C is seen; the wait itself sleeps in poll().
+    const auto slice = std::min(deadline, std::chrono::steady_clock::now() + std::chrono::seconds(1));
+    if (!g) g = gateways.wait_until(slice);
+    if (!a) a = applications.wait_until(g ? slice : std::chrono::steady_clock::time_point::min());
+    if ((g && *g == 1 && !a) || (a && *a == 1 && !g)) {
+      reason = fmt::format("the {} failed", g ? "gateways" : "applications");
+      break;
+    }
+  }
+  if (!reason.empty()) console.error_line(fmt::format("{}: stopping the workloads", reason));
+  for (auto [child, code, outcome] : {std::tuple{&gateways, &g, &gateways_outcome},
+                                      std::tuple{&applications, &a, &applications_outcome}}) {
+    if (!*code) {
+      outcome->stopped_because = reason;
+      *code = child->terminate(std::chrono::seconds(10));
+    }
+    outcome->exit_code = *code;
+  }
+}
+
+application_outcome judge_application(const fs::path& run_dir, const std::string& subscription,
+                                      const result<std::vector<std::uint64_t>>& gateways_state) {
+  application_outcome out{.subscription = subscription};
+  const auto folder = run_dir / "applications" / subscription;
+  if (auto summary = read_json_file(folder / "application-summary.json")) out.summary = std::move(summary).value();
+  if (!gateways_state) {
+    out.state_error = gateways_state.error().message();
+    return out;
+  }
+  auto state = read_device_state(folder / "application-state.bin");
+  if (!state) {
+    out.state_error = state.error().message();
+    return out;
+  }
+  auto missing = compare_device_state(gateways_state.value(), state.value());
+  if (!missing) {
+    out.state_error = missing.error().message();
+    return out;
+  }
+  out.missing_messages = missing.value().missing_messages;
+  out.devices_missing = missing.value().devices_missing;
+  out.missing_samples = missing.value().samples;
+  if (out.missing_samples.size() > 3) out.missing_samples.resize(3);
+  return out;
+}
+
+struct cluster_urls {
+  std::string service_url;
+  std::string admin_url;
+};
+
+}  // namespace
+
+int run_scenario(const launcher_options& options) {
+  console_log console;
+  const auto refuse = [&](std::string_view message) {
+    console.error_line(fmt::format("magnetar-perf run: {}", message));
+    return exit_usage;
+  };
+  if (options.service_url.has_value() != options.admin_url.has_value()) {
+    return refuse("--service-url and --admin-url go together (the admin URL is for topic stats)");
+  }
+  auto resolved = resolve_scenario(options.scenario, {.extends = options.extends, .sets = options.sets});
+  if (!resolved) return refuse(resolved.error().message());
+  auto parsed = parse_settings(resolved.value());
+  if (!parsed) return refuse(parsed.error().message());
+  const scenario_settings& settings = parsed.value();
+  const auto& iot = settings.iot;
+  const bool own_standalone = !options.service_url;
+  fs::path magnetar_bin;
+  if (own_standalone) {
+    if (auto honoured = check_standalone_cluster(settings.cluster); !honoured) return refuse(honoured.error().message());
+    auto found = find_magnetar_binary(options.magnetar_bin);
+    if (!found) return refuse(found.error().message());
+    magnetar_bin = std::move(found).value();
+  }
+  std::optional<http_endpoint> admin;
+  if (options.admin_url) {
+    auto endpoint = parse_http_url(*options.admin_url);
+    if (!endpoint) return refuse(endpoint.error().message());
+    admin = std::move(endpoint).value();
+  }
+
+  const auto started_at = std::chrono::system_clock::now();
+  const auto name = run_name(options, settings.output_name);
+  auto created = create_run_directory(options.reports_dir, name, started_at);
+  if (!created) return refuse(created.error().message());
+  const run_directory run = std::move(created).value();
+  if (auto attached = console.attach(run.root / "console.log.txt"); !attached) return refuse(attached.error().message());
+  auto events_opened = events_log::open(run.root / "events.csv");
+  if (!events_opened) return refuse(events_opened.error().message());
+  events_log events = std::move(events_opened).value();
+  const auto log_event = [&](std::string_view event) {
+    if (auto appended = events.append("launcher", event); !appended) console.error_line(appended.error().message());
+  };
+  {
+    std::ofstream config(run.root / "resolved-config.yaml");
+    config << emit_yaml(resolved.value()) << '\n';
+    if (!config.flush()) return refuse(fmt::format("write {}", (run.root / "resolved-config.yaml").string()));
+  }
+  install_stop_handlers();
+  console.line(fmt::format("run {} ({}): {}", name, run.run_id, run.root.string()));
+  log_event("run-started");
+
+  run_info info{.run_id = run.run_id,
+                .name = name,
+                .scenario = fs::absolute(options.scenario),
+                .started_at = started_at,
+                .standalone = own_standalone,
+                .host = read_host_info(),
+                .magnetar_version = std::string(base::version())};
+  std::vector<std::string> setup_failures;
+  std::optional<standalone_process> standalone;
+  if (own_standalone) {
+    auto conf = make_standalone_conf(settings.cluster.brokers.env);
+    for (const auto& note : conf.notes) console.line(note);
+    auto started = standalone_process::start(
+        {.magnetar_bin = magnetar_bin, .directory = run.root / "standalone", .conf = std::move(conf)});
+    if (started) {
+      standalone.emplace(std::move(started).value());
+      for (const auto& warning : standalone->warnings()) console.line(warning);
+      info.service_url = standalone->service_url();
+      info.admin_url = standalone->admin_url();
+      admin = parse_http_url(info.admin_url).value();
+      console.line(fmt::format("standalone ready: {} {}", info.service_url, info.admin_url));
+      log_event("standalone-ready");
+    } else {
+      setup_failures.push_back(fmt::format("standalone: {}", started.error().message()));
+    }
+  } else {
+    info.service_url = *options.service_url;
+    info.admin_url = *options.admin_url;
+  }
+  if (setup_failures.empty()) {
+    if (auto made = ensure_namespace(*admin, iot.topics.prefix + "0"); !made) {
+      console.error_line(fmt::format("warning: {}", made.error().message()));
+    }
+  }
+
+  verdict_inputs inputs{.timeout_seconds = iot.timeout_seconds};
+  inputs.gateways.log = (run.root / "workloads" / "gateways.log").string();
+  inputs.applications.log = (run.root / "workloads" / "applications.log").string();
+  if (setup_failures.empty()) {
+    const workload_paths paths{.program = self_executable(), .run_dir = run.root, .run_id = run.run_id,
+                               .service_url = info.service_url};
+    auto applications = child_process::start(workload_spec(workload_kind::applications, paths,
+                                                           options.drop_one_message, iot.applications.env));
+    auto gateways = applications ? child_process::start(workload_spec(workload_kind::gateways, paths, false,
+                                                                      iot.gateways.env))
+                                 : result<child_process>(applications.error());
+    if (!gateways) {
+      setup_failures.push_back(fmt::format("workloads: {}", gateways.error().message()));
+    } else {
+      console.line(fmt::format("workloads started: applications (pid {}), gateways (pid {}); logs in {}",
+                               applications.value().pid(), gateways.value().pid(),
+                               (run.root / "workloads").string()));
+      std::vector<std::string> topics;
+      for (int t = 0; t < iot.topics.count; ++t) topics.push_back(iot.topic(t));
+      topic_stats_sampler sampler({.admin = *admin,
+                                   .topics = std::move(topics),
+                                   .csv_file = run.root / "topic-stats.csv",
+                                   .on_error = [&](std::string_view m) { console.error_line(m); }});
+      if (auto sampling = sampler.start(); !sampling) console.error_line(sampling.error().message());
+      progress_monitor progress({.run_dir = run.root,
+                                 .interval = std::chrono::seconds(options.progress_interval_seconds),
+                                 .backlog = [&] { return sampler.latest_backlog(); },
+                                 .print = [&](std::string_view line) { console.line(line); }});
+      progress.start();
+      const auto deadline = std::chrono::steady_clock::now() +
+                            std::chrono::seconds(iot.timeout_seconds + workload_grace_seconds);
+      wait_for_workloads(gateways.value(), applications.value(), inputs.gateways, inputs.applications, deadline,
+                         iot.timeout_seconds, console);
+      progress.stop();
+      progress.print_line();
+      sampler.stop();
+    }
+  }
+
+  if (auto summary = read_json_file(run.root / "gateways" / "gateways-summary.json")) {
+    inputs.gateways_summary = std::move(summary).value();
+  }
+  const auto gateways_state = read_device_state(run.root / "gateways" / "gateways-state.bin");
+  if (setup_failures.empty()) {
+    for (int a = 0; a < iot.applications.count; ++a) {
+      inputs.each_application.push_back(judge_application(run.root, iot.subscription(a), gateways_state));
+    }
+  }
+  info.verdict = judge_run(inputs);
+  if (!setup_failures.empty()) {
+    // What did not start explains everything after it: it goes first, alone.
+    info.verdict.failures = setup_failures;
+    info.verdict.passed = false;
+  }
+  if (interrupted != 0) info.verdict.failures.insert(info.verdict.failures.begin(), "interrupted (SIGINT/SIGTERM)");
+  info.verdict.passed = info.verdict.failures.empty();
+
+  if (standalone) {
+    const int code = standalone->stop();
+    if (code != 0) console.error_line(fmt::format("warning: the standalone exited with code {} (see {})", code,
+                                                  (run.root / "standalone" / "standalone.log").string()));
+  }
+  info.finished_at = std::chrono::system_clock::now();
+  log_event("run-finished");
+  if (auto written = write_run_info(run.root, info); !written) console.error_line(written.error().message());
+
+  if (auto report = write_run_report(run.root)) {
+    console.line(fmt::format("report: {}", report.value().string()));
+    console.line(fmt::format("report: {}", (run.root / "README.md").string()));
+  } else {
+    console.error_line(fmt::format("report: {}", report.error().message()));
+  }
+  if (info.verdict.passed) {
+    console.line("PASSED");
+    return exit_passed;
+  }
+  console.error_line("FAILED:");
+  for (const auto& failure : info.verdict.failures) console.error_line(fmt::format("  - {}", failure));
+  return exit_failed;
+}
+
+int run_compare(const compare_options& options) {
+  for (const auto& dir : {options.run_a, options.run_b}) {
+    if (!fs::is_directory(dir)) {
+      fmt::print(stderr, "magnetar-perf compare: {}: not a run directory\n", dir.string());
+      return exit_usage;
+    }
+  }
+  const auto output = options.output.value_or(default_comparison_dir(options.run_a, options.run_b));
+  auto written = write_comparison(options.run_a, options.run_b, output);
+  if (!written) {
+    fmt::print(stderr, "magnetar-perf compare: {}\n", written.error().message());
+    return exit_failed;
+  }
+  fmt::print("comparison: {}\n", written.value().string());
+  return exit_passed;
+}
+
+}  // namespace magnetar::perf

@@ -1,0 +1,93 @@
+#include "perf/launcher/run_verdict.h"
+
+#include "base/errc.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <fstream>
+
+namespace magnetar::perf {
+
+namespace {
+
+std::int64_t counter(const nlohmann::json& summary, const char* key) {
+  const auto found = summary.find(key);
+  return found != summary.end() && found->is_number_integer() ? found->get<std::int64_t>() : 0;
+}
+
+// A workload that did not end by itself (stopped, crashed, failed) leaves files missing;
+// its own failure explains them, so they are not listed again.
+bool ended_by_itself(const workload_outcome& outcome) {
+  return outcome.exit_code && !outcome.stopped_because && (*outcome.exit_code == 0 || *outcome.exit_code == 2);
+}
+
+void judge_workload(const char* name, const workload_outcome& outcome, int timeout_seconds,
+                    std::vector<std::string>& failures) {
+  if (!outcome.exit_code) {
+    failures.push_back(fmt::format("{}: not started", name));
+  } else if (outcome.stopped_because) {
+    failures.push_back(fmt::format("{}: stopped by the launcher: {}, see {}", name, *outcome.stopped_because,
+                                   outcome.log));
+  } else if (*outcome.exit_code == 2) {
+    failures.push_back(fmt::format("{}: timed out (timeoutSeconds: {}), see {}", name, timeout_seconds, outcome.log));
+  } else if (*outcome.exit_code != 0) {
+    failures.push_back(fmt::format("{}: failed with exit code {}, see {}", name, *outcome.exit_code, outcome.log));
+  }
+}
+
+}  // namespace
+
+run_verdict judge_run(const verdict_inputs& in) {
+  run_verdict verdict;
+  auto& failures = verdict.failures;
+  judge_workload("gateways", in.gateways, in.timeout_seconds, failures);
+  judge_workload("applications", in.applications, in.timeout_seconds, failures);
+
+  const bool gateways_ended = ended_by_itself(in.gateways);
+  const bool both_ended = gateways_ended && ended_by_itself(in.applications);
+  if (!in.gateways_summary) {
+    if (gateways_ended) failures.push_back("gateways: no gateways-summary.json");
+  } else if (const auto errors = counter(*in.gateways_summary, "sendErrors"); errors > 0) {
+    failures.push_back(fmt::format("gateways: {} send errors", errors));
+  }
+
+  for (const auto& app : in.each_application) {
+    const auto& sub = app.subscription;
+    if (!app.summary) {
+      if (ended_by_itself(in.applications)) failures.push_back(fmt::format("{}: no application-summary.json", sub));
+    } else {
+      if (const auto violations = counter(*app.summary, "orderingViolations"); violations > 0) {
+        failures.push_back(fmt::format("{}: {} ordering violations (samples in applications/{}/ordering-violations.txt)",
+                                       sub, violations, sub));
+      }
+      if (const auto invalid = counter(*app.summary, "invalid"); invalid > 0) {
+        failures.push_back(fmt::format("{}: {} invalid messages", sub, invalid));
+      }
+    }
+    if (app.state_error) {
+      if (both_ended) failures.push_back(fmt::format("{}: device state not compared: {}", sub, *app.state_error));
+      continue;
+    }
+    verdict.missing_messages[sub] = app.missing_messages;
+    if (app.missing_messages > 0) {
+      failures.push_back(fmt::format("missing messages: {}: {} messages of {} devices{}", sub, app.missing_messages,
+                                     app.devices_missing,
+                                     app.missing_samples.empty()
+                                         ? ""
+                                         : fmt::format(" (first: {})", fmt::join(app.missing_samples, "; "))));
+    }
+  }
+  verdict.passed = failures.empty();
+  return verdict;
+}
+
+result<nlohmann::json> read_json_file(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) return fail(base::errc::io_error, fmt::format("cannot read {}", file.string()));
+  auto parsed = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_discarded()) return fail(base::errc::corrupt_data, fmt::format("{}: not JSON", file.string()));
+  return parsed;
+}
+
+}  // namespace magnetar::perf

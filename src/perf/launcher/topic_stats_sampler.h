@@ -1,0 +1,99 @@
+// topic_stats_sampler: a thread that reads every topic's stats from the admin API once
+// per interval and appends them to topic-stats.csv
+// (`epochMillis,topic,subscription,msgBacklog,msgInCounter,msgOutCounter`), the data of
+// the report's backlog and rate charts and of the progress lines' backlog.
+//
+// One row per topic and subscription per sample; a topic without subscriptions gets one
+// row with an empty subscription (its msgBacklog 0) and the topic's counters. A 404 (the
+// topic is created when its first producer or consumer arrives) is skipped silently;
+// other failures are counted and the first one is reported through `on_error`.
+//
+// Thread-safety: start() and stop() from the owner's thread; latest_backlog(),
+// samples() and errors() from any thread. stop() wakes the thread at once (it waits on
+// a condition variable) and returns after the sample in flight, bounded by the request
+// timeout. The destructor stops.
+#pragma once
+
+#include "base/result.h"
+#include "perf/launcher/admin_http.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+namespace magnetar::perf {
+
+struct topic_stats_row {
+  std::string topic;
+  std::string subscription;
+  std::int64_t msg_backlog = 0;
+  std::int64_t msg_in_counter = 0;
+  std::int64_t msg_out_counter = 0;
+};
+
+// The rows of one topic's stats JSON (the body of GET .../stats); invalid_argument when
+// the body is not a JSON object.
+result<std::vector<topic_stats_row>> parse_topic_stats(std::string_view topic, std::string_view json_body);
+
+// "<epochMillis>,<topic>,<subscription>,<backlog>,<in>,<out>" without a newline.
+std::string topic_stats_csv_line(std::int64_t epoch_millis, const topic_stats_row& row);
+
+struct topic_stats_sampler_options {
+  http_endpoint admin;
+  std::vector<std::string> topics;  // full names, "persistent://public/default/x"
+  std::filesystem::path csv_file;   // created with its header
+  std::chrono::milliseconds interval{1000};
+  std::chrono::milliseconds request_timeout{2000};
+  std::function<void(std::string_view)> on_error;  // the first failure, once
+};
+
+class topic_stats_sampler {
+ public:
+  static constexpr std::string_view csv_header = "epochMillis,topic,subscription,msgBacklog,msgInCounter,msgOutCounter";
+
+  explicit topic_stats_sampler(topic_stats_sampler_options options);
+  topic_stats_sampler(const topic_stats_sampler&) = delete;
+  topic_stats_sampler& operator=(const topic_stats_sampler&) = delete;
+  ~topic_stats_sampler();
+
+  // Opens the CSV (io_error when it cannot) and starts sampling, the first sample at once.
+  result<void> start();
+  void stop();
+
+  // The sum of msgBacklog over every subscription of the latest sample that reached at
+  // least one topic; nullopt before.
+  std::optional<std::int64_t> latest_backlog() const;
+  // Samples taken and rows written so far.
+  std::int64_t samples() const { return _samples.load(); }
+  std::int64_t rows() const { return _rows.load(); }
+  // Failed requests other than 404.
+  std::int64_t errors() const { return _errors.load(); }
+
+ private:
+  void run();
+  void sample_once();
+
+  topic_stats_sampler_options _options;
+  std::vector<std::string> _paths;  // the stats path of each topic
+  std::FILE* _csv = nullptr;
+  std::thread _thread;
+  std::mutex _mutex;
+  std::condition_variable _wake;
+  bool _stopping = false;  // under _mutex
+  std::atomic<std::int64_t> _latest_backlog{-1};
+  std::atomic<std::int64_t> _samples{0};
+  std::atomic<std::int64_t> _rows{0};
+  std::atomic<std::int64_t> _errors{0};
+};
+
+}  // namespace magnetar::perf
