@@ -101,15 +101,19 @@ std::optional<std::string> run_gnuplot(const std::string& gnuplot, const fs::pat
   return fmt::format("{} failed (see charts/{})", gnuplot, log.filename().string());
 }
 
+// time_span: the seconds that every time chart shows, so that their axes line up.
 std::string script_for(const plot& p, const std::vector<fs::path>& data_files, const fs::path& png,
-                       const run_data& run) {
+                       const run_data& run, double time_span) {
   std::string s;
   s += "set terminal pngcairo size 1200,480 noenhanced font 'Sans,10'\n";
   s += fmt::format("set output {}\n", gnuplot_string(png.string()));
   s += fmt::format("set title {} font 'Sans,12'\n", gnuplot_string(p.title));
   s += fmt::format("set xlabel {}\nset ylabel {}\n", gnuplot_string(p.xlabel), gnuplot_string(p.ylabel));
-  s += "set grid lc rgb '#dddddd'\nset key below horizontal\nset border lc rgb '#444444'\n";
-  s += "set yrange [0:*]\n";
+  // The legend right of the plot: below it, gnuplot sets it over the x axis label.
+  s += "set grid lc rgb '#dddddd'\nset key outside right top vertical Left reverse font 'Sans,9'\n";
+  s += "set border lc rgb '#444444'\nset style textbox opaque noborder\n";
+  // Headroom above the highest point, so that a line along the top stays visible.
+  s += "set yrange [0:*]\nset offsets 0, 0, graph 0.06, 0\n";
   double x_max = 0;
   std::size_t most_points = 0;
   for (const auto& line : p.lines) {
@@ -124,14 +128,12 @@ std::string script_for(const plot& p, const std::vector<fs::path>& data_files, c
     s += fmt::format("set xrange [1:{}]\n", std::max(10.0, x_max * 1.2));
   }
   if (p.time_axis) {
-    double span = x_max;
-    auto markers = event_markers(run, span);
-    for (const auto& m : markers) span = std::max(span, m.seconds);
-    s += fmt::format("set xrange [0:{}]\n", std::max(1.0, span * 1.02));
+    auto markers = event_markers(run, time_span);
+    s += fmt::format("set xrange [0:{}]\n", std::max(1.0, time_span * 1.02));
     for (const auto& m : markers) {
       s += fmt::format("set arrow from {0}, graph 0 to {0}, graph 1 nohead lc rgb '#888888' dt 2 lw 1\n", m.seconds);
       s += fmt::format("set label {} at {}, graph 0.97 rotate by 90 right offset -0.7,0 font 'Sans,8' "
-                       "tc rgb '#555555'\n",
+                       "tc rgb '#555555' boxed front\n",
                        gnuplot_string(m.label), m.seconds);
     }
   }
@@ -255,7 +257,16 @@ chart_set draw_charts(const run_data& run, const fs::path& charts_dir, const cha
   auto log = charts_dir / (options.file_prefix + "gnuplot.log");
   fs::remove(log, ec);
   bool gnuplot_missing = false;
-  for (const auto& p : plots_for(run)) {
+  auto plots = plots_for(run);
+  double time_span = 0;
+  for (const auto& p : plots) {
+    if (!p.time_axis) continue;
+    for (const auto& line : p.lines) {
+      for (const auto& point : line.points) time_span = std::max(time_span, point.first);
+    }
+  }
+  for (const auto& m : event_markers(run, time_span)) time_span = std::max(time_span, m.seconds);
+  for (const auto& p : plots) {
     if (p.lines.empty()) {
       result.notes.push_back(fmt::format("no {} chart: the run has no data for it", p.name));
       continue;
@@ -272,7 +283,7 @@ chart_set draw_charts(const run_data& run, const fs::path& charts_dir, const cha
     }
     auto png = charts_dir / (stem + ".png");
     auto script = charts_dir / (stem + ".gp");
-    written = written && write_file(script, script_for(p, data_files, png, run));
+    written = written && write_file(script, script_for(p, data_files, png, run, time_span));
     if (!written) {
       result.notes.push_back(fmt::format("no {} chart: cannot write its files in {}", p.name, charts_dir.string()));
       continue;

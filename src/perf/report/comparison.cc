@@ -34,8 +34,10 @@ std::string change_text(const key_figure& a, const key_figure& b) {
   if (*a.value == *b.value) return "0 %";
   if (*a.value == 0) return "new";
   double percent = (*b.value - *a.value) / std::abs(*a.value) * 100.0;
-  bool better = a.lower_is_better ? percent < 0 : percent > 0;
-  return fmt::format("{}{:.1f} % ({})", percent > 0 ? "+" : "", percent, better ? "better" : "worse");
+  std::string change = fmt::format("{}{:.1f} %", percent > 0 ? "+" : "", percent);
+  if (a.direction == key_figure::better::neither) return change;
+  bool better = a.direction == key_figure::better::lower ? percent < 0 : percent > 0;
+  return fmt::format("{} ({})", change, better ? "better" : "worse");
 }
 
 section runs_section(const run_data& a, const run_data& b) {

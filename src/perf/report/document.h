@@ -34,8 +34,16 @@ struct inline_text {
   }
 };
 inline inline_text operator+(inline_text a, const inline_text& b) { return a += b; }
-inline inline_text code(std::string text) { inline_text t; t.spans.push_back({span::style::code, std::move(text), {}}); return t; }
-inline inline_text bold(std::string text) { inline_text t; t.spans.push_back({span::style::bold, std::move(text), {}}); return t; }
+inline inline_text code(std::string text) {
+  inline_text t;
+  t.spans.push_back({span::style::code, std::move(text), {}});
+  return t;
+}
+inline inline_text bold(std::string text) {
+  inline_text t;
+  t.spans.push_back({span::style::bold, std::move(text), {}});
+  return t;
+}
 inline inline_text link(std::string text, std::string target) {
   inline_text t;
   t.spans.push_back({span::style::link, std::move(text), std::move(target)});

@@ -59,6 +59,7 @@ std::vector<latency_row> latency_rows(const run_data& run) {
 }
 
 std::vector<key_figure> key_figures(const run_data& run) {
+  using enum key_figure::better;
   std::vector<key_figure> figures;
   const auto& gateways = run.gateways.summary;
   auto gateway_number = [&](const char* key) {
@@ -72,22 +73,25 @@ std::vector<key_figure> key_figures(const run_data& run) {
   }
   for (const auto& row : latency_rows(run)) {
     for (std::size_t i = 0; i < row.millis.size(); ++i) {
-      figures.push_back({"Latency", fmt::format("{} {}", row.label, percentile_labels[i]), row.millis[i], "ms", true});
+      auto label = fmt::format("{} {}", row.label, percentile_labels[i]);
+      figures.push_back({"Latency", std::move(label), row.millis[i], "ms", lower});
     }
   }
-  figures.push_back({"Correctness", "Gateways send errors", gateway_number("sendErrors"), "", true});
+  figures.push_back({"Correctness", "Gateways send errors", gateway_number("sendErrors"), "", lower});
   for (const auto& app : run.applications) {
     auto number = [&](const char* key) { return app.summary ? json_number(*app.summary, key) : std::nullopt; };
-    figures.push_back({"Correctness", app.subscription + " unique", number("unique"), ""});
-    figures.push_back({"Correctness", app.subscription + " duplicates", number("duplicates"), "", true});
-    figures.push_back({"Correctness", app.subscription + " ordering violations", number("orderingViolations"), "", true});
-    figures.push_back({"Correctness", app.subscription + " invalid", number("invalid"), "", true});
-    figures.push_back({"Correctness", app.subscription + " missing", run.missing_messages(app.subscription), "", true});
+    figures.push_back({"Correctness", app.subscription + " unique", number("unique"), "", neither});
+    figures.push_back({"Correctness", app.subscription + " duplicates", number("duplicates"), "", lower});
+    figures.push_back(
+        {"Correctness", app.subscription + " ordering violations", number("orderingViolations"), "", lower});
+    figures.push_back({"Correctness", app.subscription + " invalid", number("invalid"), "", lower});
+    auto missing = run.missing_messages(app.subscription);
+    figures.push_back({"Correctness", app.subscription + " missing", missing, "", lower});
   }
   for (const auto& [subscription, samples] : run.backlog) {
     double max_backlog = 0;
     for (const auto& s : samples) max_backlog = std::max(max_backlog, s.backlog);
-    figures.push_back({"Backlog", subscription + " max backlog", max_backlog, "", true});
+    figures.push_back({"Backlog", subscription + " max backlog", max_backlog, "", lower});
   }
   return figures;
 }

@@ -33,7 +33,9 @@ struct key_figure {
   std::string label;
   std::optional<double> value;
   std::string unit;   // "msg/s", "ms", "" (a count)
-  bool lower_is_better = false;
+  // Which way a change is an improvement; a count such as unique messages is neither.
+  enum class better { higher, lower, neither };
+  better direction = better::higher;
 };
 
 std::vector<key_figure> key_figures(const run_data& run);

@@ -25,6 +25,7 @@ tr:nth-child(even) td { background: #f9fafb; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 code { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 0.9em; background: #eff1f3;
        padding: 1px 4px; border-radius: 4px; }
+td code { overflow-wrap: anywhere; }
 a { color: #0969da; text-decoration: none; }
 a:hover { text-decoration: underline; }
 .verdict { border-radius: 6px; padding: 12px 18px; margin: 0.4em 0 1.2em; border-left: 6px solid; }
@@ -104,8 +105,9 @@ result<void> render_block(std::string& out, const block& b, const std::filesyste
     out += "<div class=\"charts\">\n";
     for (const auto& img : row->images) {
       MAGNETAR_TRY(uri, data_uri(base_dir / img.file));
-      out += fmt::format("<figure><img src=\"{}\" alt=\"{}\"><figcaption>{}</figcaption></figure>\n", uri,
-                         escape(img.alt), escape(img.alt));
+      // A chart alone carries its title; side by side, the caption says whose it is.
+      std::string caption = row->images.size() > 1 ? "<figcaption>" + escape(img.alt) + "</figcaption>" : "";
+      out += fmt::format("<figure><img src=\"{}\" alt=\"{}\">{}</figure>\n", uri, escape(img.alt), caption);
     }
     out += "</div>\n";
   } else if (const auto* v = std::get_if<verdict>(&b)) {
