@@ -80,9 +80,17 @@ section correctness_section(const run_data& run) {
                       format_count(get("podRestarts")), samples});
   }
   s.blocks.push_back(std::move(t));
-  s.blocks.push_back(paragraph{
-      clean ? inline_text("No ordering violations, invalid or missing messages. ")
-            : bold("Ordering violations, invalid or missing messages were found.") + inline_text(" ")});
+  std::string unknown;
+  for (const auto& app : run.applications) {
+    if (!app.summary) unknown += (unknown.empty() ? "" : ", ") + app.subscription;
+  }
+  if (!clean) {
+    s.blocks.push_back(paragraph{bold("Ordering violations, invalid or missing messages were found.")});
+  } else if (!unknown.empty()) {
+    s.blocks.push_back(paragraph{bold(fmt::format("Unknown for {}: no application summary.", unknown))});
+  } else {
+    s.blocks.push_back(paragraph{"No ordering violations, invalid or missing messages."});
+  }
   s.blocks.push_back(paragraph{
       "A correct run delivers every message the gateways got a receipt for, warmup included, to every "
       "application, in order per device. Duplicates are allowed by at-least-once delivery and are counted so "

@@ -195,6 +195,7 @@ TEST_F(run_report_test, missing_files_are_named_and_the_rest_is_still_shown) {
   EXPECT_THAT(text, HasSubstr("- `events.csv`"));
   EXPECT_THAT(text, HasSubstr("- `topic-stats.csv`"));
   EXPECT_THAT(text, HasSubstr("- `applications/iot-application-1/`"));
+  EXPECT_THAT(text, HasSubstr("**Unknown for iot-application-1: no application summary.**"));
   EXPECT_THAT(text, HasSubstr("no backlog chart: the run has no data for it"));
   EXPECT_THAT(text, HasSubstr("| Measured throughput | 1,000.0 msg/s |"));
   EXPECT_TRUE(fs::is_regular_file(run_dir() / "charts" / "throughput.png"));
