@@ -1,0 +1,95 @@
+// run_data: everything the report shows of one run directory, loaded in one pass, with
+// the list of the contract's files that are missing or unreadable.
+//
+// A value built by load_run_data() and then only read; not shared between threads while
+// it is built.
+#pragma once
+
+#include "base/result.h"
+#include "perf/report/run_files.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace magnetar::perf::report {
+
+// One row of a per-second timeline (gateways-timeline.csv or application-timeline.csv):
+// `count` is the messages of that second (sent, or received), the latencies those of its
+// receipts.
+struct timeline_point {
+  std::int64_t epoch_millis = 0;
+  double count = 0;
+  double p50_millis = 0;
+  double p99_millis = 0;
+  double max_millis = 0;
+};
+
+// One subscription's backlog and rates summed over its topics at one topic-stats sample.
+struct subscription_sample {
+  std::int64_t epoch_millis = 0;
+  double backlog = 0;
+  double in_counter = 0;   // msgInCounter summed over the topics
+  double out_counter = 0;  // msgOutCounter summed over the topics
+};
+
+struct gateways_data {
+  std::optional<nlohmann::json> summary;
+  std::vector<percentile_point> latency;           // gateways-latency.hgrm
+  std::vector<percentile_point> intended_latency;  // gateways-intended-latency.hgrm
+  std::vector<timeline_point> timeline;
+};
+
+struct application_data {
+  std::string subscription;
+  std::optional<nlohmann::json> summary;
+  std::vector<percentile_point> latency;
+  std::vector<timeline_point> timeline;
+  bool has_violations_file = false;  // ordering-violations.txt, relative to the run directory
+  std::size_t violation_samples = 0;
+};
+
+// A key setting of resolved-config.yaml, for the settings table.
+struct setting {
+  std::string name;
+  std::string value;
+};
+
+struct run_data {
+  std::filesystem::path dir;
+  std::string run_id;  // run-id.txt, else run-info.json's runId, else empty
+  std::string name;    // run-info.json's name, else the directory's parent's name
+  std::optional<nlohmann::json> run_info;
+  std::vector<setting> settings;
+  std::vector<run_event> events;
+  std::map<std::string, std::vector<subscription_sample>> backlog;  // by subscription
+  gateways_data gateways;
+  std::vector<application_data> applications;  // by subscription, in name order
+  // The contract's files this run lacks ("events.csv", "applications/x/...") and the ones
+  // that exist but could not be read ("path: reason").
+  std::vector<std::string> missing;
+  std::vector<std::string> unreadable;
+
+  // Epoch milliseconds of the run's start (the run-started event, else the earliest time
+  // any file records); the charts' time axis counts seconds from it.
+  std::int64_t start_millis() const;
+  // The verdict from run-info.json: nullopt when it does not say.
+  std::optional<bool> passed() const;
+  std::vector<std::string> failures() const;
+  // run-info.json's missingMessages for the subscription, when it has it.
+  std::optional<double> missing_messages(const std::string& subscription) const;
+  // The relative paths of the run's files that exist, for the report's file list.
+  std::vector<std::string> existing_files() const;
+};
+
+// Loads the run directory; not_found when it is not a directory. Everything else that is
+// wrong with the directory ends in `missing` or `unreadable`, never in a failure.
+result<run_data> load_run_data(const std::filesystem::path& dir);
+
+}  // namespace magnetar::perf::report
