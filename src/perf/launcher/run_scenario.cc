@@ -5,7 +5,7 @@
 #include "base/version.h"
 #include "perf/launcher/admin_http.h"
 #include "perf/launcher/console_log.h"
-#include "perf/launcher/events_log.h"
+#include "perf/measure/events_log.h"
 #include "perf/launcher/host_info.h"
 #include "perf/launcher/progress_monitor.h"
 #include "perf/launcher/run_directory.h"

@@ -1,6 +1,7 @@
 #include "perf/workload/coordination.h"
 
-#include <fcntl.h>
+#include "perf/measure/events_log.h"
+
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -69,15 +70,8 @@ result<void> coordination::wait_for(const std::vector<std::filesystem::path>& ma
 
 void append_event(const std::filesystem::path& events_file, const std::string& source, const std::string& event) {
   if (events_file.empty()) return;
-  const int fd = ::open(events_file.c_str(), O_WRONLY | O_APPEND | O_CREAT, 0644);
-  if (fd < 0) return;
-  std::string line;
-  // Only the creator sees an empty file; a racing second writer at worst writes the
-  // header twice, which readers skip as they skip any non-numeric line.
-  if (::lseek(fd, 0, SEEK_END) == 0) line = "epochMillis,source,event\n";
-  line += fmt::format("{},{},{}\n", epoch_millis_now(), source, event);
-  [[maybe_unused]] const auto written = ::write(fd, line.data(), line.size());
-  ::close(fd);
+  // The events are context for the report; a run goes on without them.
+  if (auto log = events_log::open(events_file)) (void)log.value().append(source, event);
 }
 
 std::int64_t epoch_millis_now() {

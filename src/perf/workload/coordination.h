@@ -47,9 +47,9 @@ class coordination {
   std::string _run_id;
 };
 
-// Appends `epochMillis,source,event` to the run's events.csv (writing the header when
-// the file is new). One write() on an O_APPEND descriptor per line, so the launcher and
-// both workload processes can append to the same file. Does nothing for an empty path.
+// Appends `epochMillis,source,event` to the run's events.csv through events_log
+// (perf/measure/events_log.h), which the launcher appends to as well. Does nothing for
+// an empty path; a file that cannot be written loses the event, not the run.
 void append_event(const std::filesystem::path& events_file, const std::string& source, const std::string& event);
 
 std::int64_t epoch_millis_now();

@@ -1,5 +1,5 @@
 #include "perf/launcher/console_log.h"
-#include "perf/launcher/events_log.h"
+#include "perf/measure/events_log.h"
 
 #include "test_support.h"
 

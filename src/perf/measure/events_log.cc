@@ -1,4 +1,4 @@
-#include "perf/launcher/events_log.h"
+#include "perf/measure/events_log.h"
 
 #include "base/errc.h"
 
