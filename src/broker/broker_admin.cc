@@ -203,6 +203,8 @@ awaitable<broker_metrics> broker_service::metrics() {
         s.cache_size_bytes += ml.cache.bytes;
         s.cache_hits += ml.cache.hits;
         s.cache_misses += ml.cache.misses;
+        s.cache_inserts += ml.cache.inserts;
+        s.cache_evictions += ml.cache.evicted_expired + ml.cache.evicted_for_size;
       }
       return s;
     });
@@ -213,6 +215,8 @@ awaitable<broker_metrics> broker_service::metrics() {
     m.cache_size_bytes += part.cache_size_bytes;
     m.cache_hits += part.cache_hits;
     m.cache_misses += part.cache_misses;
+    m.cache_inserts += part.cache_inserts;
+    m.cache_evictions += part.cache_evictions;
   }
   co_return m;
 }

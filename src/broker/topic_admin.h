@@ -130,6 +130,8 @@ struct broker_metrics {
   std::uint64_t cache_size_bytes = 0;
   std::uint64_t cache_hits = 0;
   std::uint64_t cache_misses = 0;
+  std::uint64_t cache_inserts = 0;
+  std::uint64_t cache_evictions = 0;  // expired or evicted for size; not invalidations
 };
 
 class topic_admin {

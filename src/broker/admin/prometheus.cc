@@ -94,6 +94,11 @@ std::string render_metrics(std::string_view cluster, const std::map<std::string,
   w.sample("magnetar_ml_cache_hits_total", {{"cluster", cluster}}, static_cast<double>(broker.cache_hits));
   w.family("magnetar_ml_cache_misses_total", "counter", "Entry reads that missed the entry cache.");
   w.sample("magnetar_ml_cache_misses_total", {{"cluster", cluster}}, static_cast<double>(broker.cache_misses));
+  w.family("magnetar_ml_cache_inserts_total", "counter", "Entries put into the entry cache (added or read from storage).");
+  w.sample("magnetar_ml_cache_inserts_total", {{"cluster", cluster}}, static_cast<double>(broker.cache_inserts));
+  w.family("magnetar_ml_cache_evictions_total", "counter",
+           "Entries evicted from the entry cache, at the end of their time to live or for room.");
+  w.sample("magnetar_ml_cache_evictions_total", {{"cluster", cluster}}, static_cast<double>(broker.cache_evictions));
 
   std::vector<std::pair<std::string, const topic_stats*>> labelled;
   std::map<std::string, int> per_namespace;

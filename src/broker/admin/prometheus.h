@@ -15,7 +15,8 @@
 //     pulsar_broker_topics_count, pulsar_broker_producers_count,
 //     pulsar_broker_consumers_count, pulsar_broker_subscriptions_count,
 //     pulsar_ml_cache_used_size; and, where Pulsar only has rates,
-//     magnetar_ml_cache_hits_total and magnetar_ml_cache_misses_total (counters).
+//     magnetar_ml_cache_hits_total, magnetar_ml_cache_misses_total,
+//     magnetar_ml_cache_inserts_total and magnetar_ml_cache_evictions_total (counters).
 //
 // Every family has # HELP and # TYPE lines; label values are escaped (\\, \", \n).
 // Pure functions; thread-safe.

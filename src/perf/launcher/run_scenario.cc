@@ -231,6 +231,7 @@ int run_scenario(const launcher_options& options) {
       topic_stats_sampler sampler({.admin = *admin,
                                    .topics = std::move(topics),
                                    .csv_file = run.root / "topic-stats.csv",
+                                   .metrics_csv_file = run.root / "broker-metrics.csv",
                                    .on_error = [&](std::string_view m) { console.error_line(m); }});
       if (auto sampling = sampler.start(); !sampling) console.error_line(sampling.error().message());
       progress_monitor progress({.run_dir = run.root,

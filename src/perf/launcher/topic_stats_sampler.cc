@@ -54,6 +54,7 @@ topic_stats_sampler::topic_stats_sampler(topic_stats_sampler_options options) : 
 topic_stats_sampler::~topic_stats_sampler() {
   stop();
   if (_csv != nullptr) std::fclose(_csv);
+  if (_metrics_csv != nullptr) std::fclose(_metrics_csv);
 }
 
 result<void> topic_stats_sampler::start() {
@@ -142,7 +143,30 @@ void topic_stats_sampler::sample_once() {
   }
   if (any) _latest_backlog.store(backlog);
   _rows.fetch_add(rows);
+  if (!_options.metrics_csv_file.empty()) sample_metrics(millis);
   _samples.fetch_add(1);
+}
+
+void topic_stats_sampler::sample_metrics(std::int64_t epoch_millis) {
+  auto reply = http_call(_options.admin, "GET", "/metrics", {}, _options.request_timeout);
+  if (!reply || reply.value().status != 200) return;  // the topic stats report an unreachable broker
+  const auto sample = parse_broker_metrics(reply.value().body);
+  if (!sample) return;
+  if (_metrics_csv == nullptr) {
+    const bool existed = std::filesystem::exists(_options.metrics_csv_file);
+    _metrics_csv = std::fopen(_options.metrics_csv_file.c_str(), "ae");
+    if (_metrics_csv == nullptr) {
+      if (_errors.fetch_add(1) == 0 && _options.on_error) {
+        _options.on_error(fmt::format("open {}: {}", _options.metrics_csv_file.string(), std::strerror(errno)));
+      }
+      _options.metrics_csv_file.clear();
+      return;
+    }
+    if (!existed) fmt::print(_metrics_csv, "{}\n", broker_metrics_csv_header);
+  }
+  fmt::print(_metrics_csv, "{}\n", broker_metrics_csv_line(epoch_millis, *sample));
+  std::fflush(_metrics_csv);
+  _metrics_lines.fetch_add(1);
 }
 
 }  // namespace magnetar::perf

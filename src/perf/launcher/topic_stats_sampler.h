@@ -1,7 +1,10 @@
 // topic_stats_sampler: a thread that reads every topic's stats from the admin API once
 // per interval and appends them to topic-stats.csv
 // (`epochMillis,topic,subscription,msgBacklog,msgInCounter,msgOutCounter`), the data of
-// the report's backlog and rate charts and of the progress lines' backlog.
+// the report's backlog and rate charts and of the progress lines' backlog. With a
+// metrics file it also reads the broker's `/metrics` each time and appends its entry
+// cache counters to broker-metrics.csv (broker_metrics_sample.h); a broker without them
+// (404, or none of the families) writes no line and counts no error.
 //
 // One row per topic and subscription per sample; a topic without subscriptions gets one
 // row with an empty subscription (its msgBacklog 0) and the topic's counters. A 404 (the
@@ -16,6 +19,7 @@
 
 #include "base/result.h"
 #include "perf/launcher/admin_http.h"
+#include "perf/launcher/broker_metrics_sample.h"
 
 #include <atomic>
 #include <chrono>
@@ -52,6 +56,7 @@ struct topic_stats_sampler_options {
   http_endpoint admin;
   std::vector<std::string> topics;  // full names, "persistent://public/default/x"
   std::filesystem::path csv_file;   // created with its header
+  std::filesystem::path metrics_csv_file;  // broker-metrics.csv; empty: /metrics is not read
   std::chrono::milliseconds interval{1000};
   std::chrono::milliseconds request_timeout{2000};
   std::function<void(std::string_view)> on_error;  // the first failure, once
@@ -73,8 +78,9 @@ class topic_stats_sampler {
   // The sum of msgBacklog over every subscription of the latest sample that reached at
   // least one topic; nullopt before.
   std::optional<std::int64_t> latest_backlog() const;
-  // Samples taken and rows written so far.
+  // Samples taken and rows written so far; lines written to the metrics file.
   std::int64_t samples() const { return _samples.load(); }
+  std::int64_t metrics_lines() const { return _metrics_lines.load(); }
   std::int64_t rows() const { return _rows.load(); }
   // Failed requests other than 404.
   std::int64_t errors() const { return _errors.load(); }
@@ -82,10 +88,12 @@ class topic_stats_sampler {
  private:
   void run();
   void sample_once();
+  void sample_metrics(std::int64_t epoch_millis);
 
   topic_stats_sampler_options _options;
   std::vector<std::string> _paths;  // the stats path of each topic
   std::FILE* _csv = nullptr;
+  std::FILE* _metrics_csv = nullptr;  // opened at the first line
   std::thread _thread;
   std::mutex _mutex;
   std::condition_variable _wake;
@@ -93,6 +101,7 @@ class topic_stats_sampler {
   std::atomic<std::int64_t> _latest_backlog{-1};
   std::atomic<std::int64_t> _samples{0};
   std::atomic<std::int64_t> _rows{0};
+  std::atomic<std::int64_t> _metrics_lines{0};
   std::atomic<std::int64_t> _errors{0};
 };
 

@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <charconv>
 #include <fstream>
 
 namespace magnetar::perf {
@@ -28,9 +30,11 @@ application::application(const iot_telemetry_settings& settings, int index, cons
       _options(options),
       _markers(markers),
       _subscription(settings.subscription(index)),
+      _join_seconds(settings.applications.join_seconds_of(index)),
       _output(options.output / _subscription),
       _tracker(static_cast<std::uint64_t>(settings.devices)),
-      _timeline(application_timeline_columns(), true) {
+      _timeline(application_timeline_columns(), true),
+      _catch_up(settings.topics.count, settings.applications.caught_up_latency_millis) {
   for (int t = 0; t < settings.topics.count; ++t) _topics.push_back(settings.topic(t));
 }
 
@@ -40,16 +44,26 @@ result<consumer> application::subscribe(client& c, int pod_index) const {
   consumer_config config;
   config.type = subscription_type::key_shared;
   config.position = initial_position::earliest;
-  config.consumer_name = fmt::format("{}-pod-{}", _subscription, pod_index);
+  config.consumer_name = pod_index < 0 ? fmt::format("{}-creator", _subscription)
+                                      : fmt::format("{}-pod-{}", _subscription, pod_index);
   return c.subscribe(_topics, _subscription, config);
 }
 
-result<void> application::start() {
+result<void> application::start(std::chrono::steady_clock::time_point deadline) {
   std::error_code ec;
   std::filesystem::create_directories(_output, ec);
   MAGNETAR_TRY(writer, timeline_writer::start(_timeline, _output / "application-timeline.csv"));
   _timeline_writer = std::move(writer);
-  for (int i = 0; i < _settings.applications.pods_per_application; ++i) {
+  if (!late()) return open_pods();
+  MAGNETAR_TRY(create_subscription());
+  mark_warmup_received(_settings.warmup.rounds);
+  _joiner = std::jthread([this, deadline] { join_when_due(deadline); });
+  return success();
+}
+
+result<void> application::open_pods() {
+  std::lock_guard lock(_pods_mutex);
+  for (int i = 0; i < _settings.applications.pods_per_application && !_stopping.load(); ++i) {
     auto p = std::make_unique<pod>();
     p->index = i;
     auto c = client::create(_options.service_url);
@@ -62,6 +76,61 @@ result<void> application::start() {
   }
   for (auto& p : _pods) p->thread = std::jthread([this, raw = p.get()] { receive_loop(*raw); });
   return success();
+}
+
+result<void> application::create_subscription() const {
+  // The subscription outlives the consumer that created it: durable, at the earliest
+  // position, so every message the gateways publish waits in its backlog.
+  auto c = client::create(_options.service_url);
+  if (!c) return fail(c.error().code(), fmt::format("{}: {}", _subscription, c.error()));
+  auto s = subscribe(c.value(), -1);
+  if (!s) return fail(s.error().code(), fmt::format("{}: creating the subscription: {}", _subscription, s.error()));
+  (void)s.value().close();
+  (void)c.value().close();
+  return success();
+}
+
+void application::mark_warmup_received(int rounds) {
+  std::lock_guard lock(_warmup_mutex);
+  for (; _warmup_rounds_marked < rounds; ++_warmup_rounds_marked) {
+    if (auto written = _markers.write(_markers.warmup_received(_warmup_rounds_marked + 1, _subscription), "done");
+        !written) {
+      fmt::print(stderr, "iot-consume: {}\n", written.error());
+    }
+  }
+}
+
+void application::join_when_due(std::chrono::steady_clock::time_point deadline) {
+  const auto marker = _markers.measurement_start();
+  if (auto started = _markers.wait_for({marker}, deadline, &_stopping); !started) {
+    if (!_stopping.load()) {
+      // The run's timeout reports it; the application just never joins.
+      fmt::print(stderr, "iot-consume: {} never joined: the measurement did not start before the timeout\n",
+                 _subscription);
+    }
+    return;
+  }
+  std::int64_t start_millis = 0;
+  const auto text = _markers.read(marker).value_or("");
+  if (std::from_chars(text.data(), text.data() + text.size(), start_millis).ec != std::errc{}) {
+    fmt::print(stderr, "iot-consume: {} never joined: the measurement start marker holds '{}', not a time\n",
+               _subscription, text);
+    _join_failed = true;
+    return;
+  }
+  const auto join_at = start_millis + std::int64_t{_join_seconds} * 1000;
+  while (!_stopping.load() && epoch_millis_now() < join_at) {
+    if (std::chrono::steady_clock::now() >= deadline) return;  // the run's timeout reports it
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::clamp<std::int64_t>(join_at - epoch_millis_now(), 1, 20)));
+  }
+  if (_stopping.load()) return;
+  // Joining starts now: opening the pods is part of what a late consumer waits for.
+  _catch_up.joined(epoch_millis_now());
+  append_event(_options.events_file, "applications", fmt::format("application-joined-{}", _subscription));
+  if (auto opened = open_pods(); !opened) {
+    fmt::print(stderr, "iot-consume: {} could not join: {}\n", _subscription, opened.error());
+    _join_failed = true;
+  }
 }
 
 void application::receive_loop(pod& p) {
@@ -112,6 +181,7 @@ void application::handle(pod& p, const message& m) {
     ++_invalid;
     return;
   }
+  const int topic = topic_index(m.topic());
   if (!header->warmup) {
     // Broker publish time to receipt, as upstream measures end to end; publish time has
     // millisecond resolution.
@@ -120,8 +190,12 @@ void application::handle(pod& p, const message& m) {
     const auto latency = std::max<std::int64_t>(0, received_micros - static_cast<std::int64_t>(m.publish_time()) * 1000);
     p.latency.record(latency);
     _timeline.record_latency_micros(latency);
+    if (late() && _catch_up.received(topic, static_cast<std::int64_t>(m.publish_time()), received_micros / 1000,
+                                     [this] { return _tracker.counts().unique; })) {
+      append_event(_options.events_file, "applications", fmt::format("application-caught-up-{}", _subscription));
+    }
   }
-  const auto outcome = _tracker.record(header->device, header->sequence, p.index, topic_index(m.topic()));
+  const auto outcome = _tracker.record(header->device, header->sequence, p.index, topic);
   if (outcome == delivery::duplicate) {
     _timeline.add("duplicates", 1);
     return;
@@ -159,12 +233,18 @@ void application::note_warmup_received() {
   }
 }
 
-void application::restart_pod(int index) { _pods[static_cast<std::size_t>(index)]->restart_requested = true; }
+void application::restart_pod(int index) {
+  // A late application has no pods to restart before it joins.
+  std::lock_guard lock(_pods_mutex);
+  if (static_cast<std::size_t>(index) < _pods.size()) _pods[static_cast<std::size_t>(index)]->restart_requested = true;
+}
 
 std::uint64_t application::unique() const { return _tracker.counts().unique; }
 
 void application::stop() {
   if (_stopping.exchange(true)) return;
+  if (_joiner.joinable()) _joiner.join();
+  std::lock_guard lock(_pods_mutex);
   for (auto& p : _pods) {
     if (p->thread.joinable()) p->thread.join();
     (void)p->subscription.close();
@@ -210,6 +290,11 @@ result<void> application::write_results(bool timed_out) {
       {"messagesPerSecond", last > first ? _measured.load() * 1000.0 / static_cast<double>(last - first) : 0.0},
       {"podRestarts", _pod_restarts.load()},
       {"endToEndLatencyMillis", latency_summary_millis(latency)},
+      {"joinSeconds", _join_seconds},
+      {"joinEpochMillis", _catch_up.join_millis()},
+      {"caughtUpLatencyMillis", _catch_up.threshold_millis()},
+      {"caughtUpEpochMillis", _catch_up.caught_up_millis()},
+      {"messagesWhenCaughtUp", _catch_up.messages_when_caught_up()},
       {"timedOut", timed_out},
   };
   return write_text_file(_output / "application-summary.json", summary.dump(2) + "\n");

@@ -4,6 +4,10 @@
 //
 // The pods share the application's sequence tracker, so order is checked as the
 // application sees it while Key_Shared moves hash ranges between pods (restarts).
+// A late application (applications.joinSeconds > 0) holds its subscription from the start
+// without a consumer, so its backlog builds up, and opens its pods on a thread of its own
+// `joinSeconds` after the gateways' measurement start; it tracks when it has caught up.
+//
 // Each pod receives on a thread of its own; everything shared is a thread-safe type
 // (tracker, timeline) or an atomic, and each pod keeps its own latency histogram,
 // merged when the pods have stopped.
@@ -11,6 +15,7 @@
 
 #include "base/histogram.h"
 #include "base/result.h"
+#include "perf/measure/catch_up_tracker.h"
 #include "magnetar/client.h"
 #include "perf/measure/sequence_tracker.h"
 #include "perf/measure/timeline.h"
@@ -33,8 +38,14 @@ class application {
               const coordination& markers);
   ~application();
 
-  // Opens every pod (each subscribes to every topic) and starts its receive thread.
-  result<void> start();
+  // Opens every pod (each subscribes to every topic) and starts its receive thread. A late
+  // application instead creates its subscription, marks every warmup round received (it
+  // reads them after its join) and starts the thread that joins it; that thread gives up
+  // at `deadline`.
+  result<void> start(std::chrono::steady_clock::time_point deadline);
+  bool late() const { return _join_seconds > 0; }
+  // Whether a late application's join failed (the reason was printed); false otherwise.
+  bool join_failed() const { return _join_failed.load(); }
   // Asks pod `pod` to close its consumer and client and open them again.
   void restart_pod(int pod);
   // Unique messages held so far (warmup included).
@@ -49,6 +60,10 @@ class application {
 
  private:
   struct pod;
+  result<void> open_pods();
+  result<void> create_subscription() const;
+  void mark_warmup_received(int rounds);
+  void join_when_due(std::chrono::steady_clock::time_point deadline);
   void receive_loop(pod& p);
   void handle(pod& p, const message& m);
   void note_warmup_received();
@@ -59,13 +74,19 @@ class application {
   const workload_options& _options;
   const coordination& _markers;
   std::string _subscription;
+  int _join_seconds = 0;
   std::filesystem::path _output;
   std::vector<std::string> _topics;
   sequence_tracker _tracker;
   timeline _timeline;
   std::unique_ptr<timeline_writer> _timeline_writer;
+  catch_up_tracker _catch_up;
+  // Guards _pods while the join thread opens them and stop() closes them.
+  std::mutex _pods_mutex;
   std::vector<std::unique_ptr<pod>> _pods;
   std::atomic<bool> _stopping{false};
+  std::atomic<bool> _join_failed{false};
+  std::jthread _joiner;
 
   std::atomic<std::uint64_t> _received{0};
   std::atomic<std::uint64_t> _invalid{0};

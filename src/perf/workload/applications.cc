@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <thread>
@@ -52,11 +53,19 @@ int run_applications(const workload_options& options) {
   const auto& iot = settings.value().iot;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(iot.timeout_seconds);
   coordination markers(options.coordination_dir, options.run_id);
+  const bool any_late = std::any_of(iot.applications.join_seconds.begin(), iot.applications.join_seconds.end(),
+                                    [](int seconds) { return seconds > 0; });
+  if (any_late && options.run_id.empty()) {
+    // Late applications join relative to the measurement-start marker; without a run id
+    // a marker left by an earlier run would start their clocks.
+    fmt::print(stderr, "iot-consume: applications.joinSeconds has late applications, which need --run-id\n");
+    return workload_failed;
+  }
 
   std::vector<std::unique_ptr<application>> applications;
   for (int a = 0; a < iot.applications.count; ++a) {
     applications.push_back(std::make_unique<application>(iot, a, options, markers));
-    if (auto started = applications.back()->start(); !started) {
+    if (auto started = applications.back()->start(deadline); !started) {
       fmt::print(stderr, "iot-consume: {}\n", started.error());
       return workload_failed;
     }
@@ -90,6 +99,9 @@ int run_applications(const workload_options& options) {
 
   int exit_code = timed_out ? workload_timed_out : workload_completed;
   for (auto& a : applications) a->stop();
+  for (auto& a : applications) {
+    if (a->join_failed()) exit_code = workload_failed;
+  }
   for (auto& a : applications) {
     if (auto written = a->write_results(timed_out); !written) {
       fmt::print(stderr, "iot-consume: {}\n", written.error());

@@ -58,6 +58,16 @@ TEST(prometheus, broker_metrics_use_pulsars_names) {
   EXPECT_THAT(text, HasSubstr("pulsar_topics_count{cluster=\"c1\",namespace=\"public/default\"} 1\n"));
 }
 
+TEST(prometheus, entry_cache_counters_are_totals) {
+  broker_metrics b{.cache_hits = 5, .cache_misses = 2, .cache_inserts = 7, .cache_evictions = 1};
+  auto text = render_metrics("c1", one_topic(), b);
+  EXPECT_THAT(text, HasSubstr("# TYPE magnetar_ml_cache_inserts_total counter\n"));
+  EXPECT_THAT(text, HasSubstr("magnetar_ml_cache_hits_total{cluster=\"c1\"} 5\n"));
+  EXPECT_THAT(text, HasSubstr("magnetar_ml_cache_misses_total{cluster=\"c1\"} 2\n"));
+  EXPECT_THAT(text, HasSubstr("magnetar_ml_cache_inserts_total{cluster=\"c1\"} 7\n"));
+  EXPECT_THAT(text, HasSubstr("magnetar_ml_cache_evictions_total{cluster=\"c1\"} 1\n"));
+}
+
 TEST(prometheus, every_family_has_help_and_type_once) {
   auto text = render_metrics("standalone", one_topic(), {});
   EXPECT_THAT(text, HasSubstr("# HELP pulsar_rate_in "));

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace magnetar::perf {
 namespace {
 
@@ -29,6 +31,29 @@ TEST(topic_stats, a_topic_without_subscriptions_gets_one_row) {
   ASSERT_TRUE(rows);
   ASSERT_EQ(rows.value().size(), 1u);
   EXPECT_EQ(topic_stats_csv_line(9, rows.value()[0]), "9,persistent://public/default/t,,0,5,0");
+}
+
+TEST(broker_metrics, cache_counters_are_summed_over_their_labels) {
+  const auto sample = parse_broker_metrics(
+      "# TYPE magnetar_ml_cache_hits_total counter\n"
+      "magnetar_ml_cache_hits_total{cluster=\"a\"} 5\n"
+      "magnetar_ml_cache_hits_total{cluster=\"b\"} 7\n"
+      "magnetar_ml_cache_misses_total{cluster=\"a\"} 2\n"
+      "magnetar_ml_cache_inserts_total{cluster=\"a\",x=\"}\"} 9\n"
+      "magnetar_ml_cache_evictions_total 1 1700000000000\n"
+      "pulsar_ml_cache_used_size{cluster=\"a\"} 4096\n"
+      "pulsar_rate_in{cluster=\"a\"} 100\n");
+  ASSERT_TRUE(sample);
+  EXPECT_EQ(sample->cache_hits, 12);
+  EXPECT_EQ(sample->cache_misses, 2);
+  EXPECT_EQ(sample->cache_inserts, 9);
+  EXPECT_EQ(sample->cache_evictions, 1);
+  EXPECT_EQ(sample->cache_bytes, 4096);
+  EXPECT_EQ(broker_metrics_csv_line(1000, *sample), "1000,12,2,9,1,4096");
+}
+
+TEST(broker_metrics, a_broker_without_the_cache_counters_has_no_sample) {
+  EXPECT_FALSE(parse_broker_metrics("pulsar_ml_cache_used_size{cluster=\"a\"} 4096\npulsar_rate_in 1\n"));
 }
 
 TEST(topic_stats, a_body_that_is_not_json_is_an_error) {
@@ -114,6 +139,20 @@ TEST_F(sampler_against_standalone, a_created_topic_gets_rows) {
   EXPECT_EQ(sampler.latest_backlog(), 0);
   const auto csv = read_text(_out.path() / "topic-stats.csv");
   EXPECT_NE(csv.find(",persistent://public/default/x,,0,0,0\n"), std::string::npos) << csv;
+}
+
+TEST_F(sampler_against_standalone, the_brokers_cache_counters_go_to_the_metrics_file) {
+  topic_stats_sampler sampler({.admin = _admin,
+                               .topics = {"persistent://public/default/x"},
+                               .csv_file = _out.path() / "topic-stats.csv",
+                               .metrics_csv_file = _out.path() / "broker-metrics.csv",
+                               .interval = std::chrono::milliseconds(20)});
+  ASSERT_TRUE(sampler.start());
+  ASSERT_TRUE(eventually([&] { return sampler.metrics_lines() >= 2; }));
+  sampler.stop();
+  const auto csv = read_text(_out.path() / "broker-metrics.csv");
+  EXPECT_EQ(csv.rfind(std::string(broker_metrics_csv_header) + "\n", 0), 0u) << csv;
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), sampler.metrics_lines() + 1) << csv;
 }
 
 TEST_F(sampler_against_standalone, the_namespace_of_a_topic_is_created_once) {
