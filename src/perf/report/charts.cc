@@ -24,6 +24,15 @@ namespace {
 constexpr const char* marked_events[] = {"gateways-started", "warmup-finished", "measurement-started",
                                          "gateways-finished"};
 
+// Late applications' joins and catch-ups (issue 7), one event per subscription.
+constexpr const char* marked_prefixes[] = {"application-joined-", "application-caught-up-"};
+
+bool is_marked(const std::string& event) {
+  if (std::find(std::begin(marked_events), std::end(marked_events), event) != std::end(marked_events)) return true;
+  return std::any_of(std::begin(marked_prefixes), std::end(marked_prefixes),
+                     [&](const char* prefix) { return event.starts_with(prefix); });
+}
+
 struct series {
   std::string title;
   std::vector<std::pair<double, double>> points;
@@ -53,7 +62,7 @@ std::vector<marker> event_markers(const run_data& run, double span) {
   auto start = run.start_millis();
   double close = std::max(0.5, span * 0.01);
   for (const auto& e : run.events) {
-    if (std::find(std::begin(marked_events), std::end(marked_events), e.event) == std::end(marked_events)) continue;
+    if (!is_marked(e.event)) continue;
     double seconds = static_cast<double>(e.epoch_millis - start) / 1000.0;
     auto same = std::find_if(markers.begin(), markers.end(),
                              [&](const marker& m) { return std::abs(m.seconds - seconds) < close; });

@@ -1,5 +1,7 @@
 #include "perf/report/figures.h"
 
+#include "perf/report/catch_up.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -88,6 +90,10 @@ std::vector<key_figure> key_figures(const run_data& run) {
     auto missing = run.missing_messages(app.subscription);
     figures.push_back({"Correctness", app.subscription + " missing", missing, "", lower});
   }
+  for (const auto& row : catch_up_rows(run)) {
+    figures.push_back({"Catch-up", row.subscription + " catch-up time", row.catch_up_seconds, "s", lower});
+    figures.push_back({"Catch-up", row.subscription + " catch-up rate", row.catch_up_rate, "msg/s"});
+  }
   for (const auto& [subscription, samples] : run.backlog) {
     double max_backlog = 0;
     for (const auto& s : samples) max_backlog = std::max(max_backlog, s.backlog);
@@ -116,6 +122,7 @@ std::string format_millis(std::optional<double> value) {
 std::string format_figure(const key_figure& figure) {
   if (figure.unit == "ms") return format_millis(figure.value);
   if (figure.unit == "msg/s") return format_decimal(figure.value, 1);
+  if (figure.unit == "s") return format_decimal(figure.value, 1);
   return format_count(figure.value);
 }
 

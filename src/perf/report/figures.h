@@ -29,10 +29,10 @@ std::vector<latency_row> latency_rows(const run_data& run);
 
 // One comparable figure of a run, keyed by group and label.
 struct key_figure {
-  std::string group;  // "Throughput", "Latency", "Correctness", "Backlog"
+  std::string group;  // "Throughput", "Latency", "Correctness", "Catch-up", "Backlog"
   std::string label;
   std::optional<double> value;
-  std::string unit;   // "msg/s", "ms", "" (a count)
+  std::string unit;   // "msg/s", "ms", "s", "" (a count)
   // Which way a change is an improvement; a count such as unique messages is neither.
   enum class better { higher, lower, neither };
   better direction = better::higher;

@@ -26,18 +26,22 @@ bool natural_less(const std::string& a, const std::string& b) {
   return digits_a < digits_b;
 }
 
-// A scalar at a dotted path of the resolved configuration, as text.
-std::optional<std::string> yaml_scalar(const YAML::Node& node, std::string_view path) {
+// The node at a dotted path of the resolved configuration, when it is there.
+std::optional<YAML::Node> yaml_find(const YAML::Node& node, std::string_view path) {
   if (!node.IsMap()) return std::nullopt;
   auto dot = path.find('.');
   std::string key(path.substr(0, dot));
   const YAML::Node child = node[key];
   if (!child.IsDefined() || child.IsNull()) return std::nullopt;
-  if (dot == std::string_view::npos) {
-    if (!child.IsScalar()) return std::nullopt;
-    return child.Scalar();
-  }
-  return yaml_scalar(child, path.substr(dot + 1));
+  if (dot == std::string_view::npos) return child;
+  return yaml_find(child, path.substr(dot + 1));
+}
+
+// A scalar at a dotted path of the resolved configuration, as text.
+std::optional<std::string> yaml_scalar(const YAML::Node& node, std::string_view path) {
+  auto found = yaml_find(node, path);
+  if (!found || !found->IsScalar()) return std::nullopt;
+  return found->Scalar();
 }
 
 class loader {
@@ -150,6 +154,20 @@ void load_settings(run_data& data, const YAML::Node& config) {
     add("Measurement", *measured_seconds + " s");
   }
   add("Timeout", iot("timeoutSeconds"), " s");
+  // Late applications (issue 7): the join times, a list that a scalar lookup does not read.
+  if (auto join = yaml_find(config, "workloads.iotTelemetry.applications.joinSeconds"); join && join->IsSequence()) {
+    std::string times;
+    bool late = false;
+    for (const auto& value : *join) {
+      if (!value.IsScalar()) continue;
+      times += (times.empty() ? "" : ", ") + value.Scalar();
+      late = late || value.Scalar() != "0";
+    }
+    if (late) {
+      add("Applications join at", times + " s into the measurement");
+      add("Caught up within", iot("applications.caughtUpLatencyMillis").value_or("1000"), " ms");
+    }
+  }
   auto restart_interval = iot("behaviors.podRestarts.intervalSeconds");
   if (restart_interval && *restart_interval != "0") {
     add("Pod restarts", fmt::format("{} of the pods every {} s",
@@ -203,6 +221,37 @@ void load_topic_stats(run_data& data, loader& files) {
     auto& series = data.backlog[subscription];
     for (auto& [millis, sample] : samples) series.push_back(sample);
   }
+}
+
+// broker-metrics.csv is optional: a run without it is complete, so only a file that exists
+// and cannot be read is reported.
+void load_broker_metrics(run_data& data) {
+  auto content = read_text(data.dir / "broker-metrics.csv");
+  if (!content) {
+    if (content.error() != base::errc::not_found) {
+      data.unreadable.push_back(fmt::format("broker-metrics.csv: {}", content.error().detail()));
+    }
+    return;
+  }
+  auto table = parse_csv(content.value());
+  for (const char* column : {"epochMillis", "cacheHits", "cacheMisses", "cacheInserts", "cacheEvictions"}) {
+    if (!table.column(column)) {
+      data.unreadable.push_back(fmt::format("broker-metrics.csv: no {} column", column));
+      return;
+    }
+  }
+  data.has_broker_metrics = true;
+  for (const auto& row : table.rows) {
+    auto millis = table.number(row, "epochMillis");
+    if (!millis) continue;
+    data.broker_cache.push_back({static_cast<std::int64_t>(*millis), table.number(row, "cacheHits").value_or(0),
+                                 table.number(row, "cacheMisses").value_or(0),
+                                 table.number(row, "cacheInserts").value_or(0),
+                                 table.number(row, "cacheEvictions").value_or(0),
+                                 table.number(row, "cacheBytes").value_or(0)});
+  }
+  std::stable_sort(data.broker_cache.begin(), data.broker_cache.end(),
+                   [](const cache_sample& a, const cache_sample& b) { return a.epoch_millis < b.epoch_millis; });
 }
 
 application_data load_application(loader& files, const fs::path& dir, const std::string& subscription) {
@@ -273,7 +322,7 @@ std::vector<std::string> run_data::existing_files() const {
   std::vector<std::string> files;
   std::error_code ec;
   for (const char* name : {"run-id.txt", "run-info.json", "resolved-config.yaml", "console.log.txt", "events.csv",
-                           "topic-stats.csv"}) {
+                           "topic-stats.csv", "broker-metrics.csv"}) {
     if (fs::is_regular_file(dir / name, ec)) files.emplace_back(name);
   }
   auto add_folder = [&](const fs::path& relative) {
@@ -318,6 +367,7 @@ result<run_data> load_run_data(const fs::path& dir) {
   load_config(data, files, subscriptions);
   if (auto text = files.text("events.csv")) data.events = parse_events(*text);
   load_topic_stats(data, files);
+  load_broker_metrics(data);
 
   if (files.folder("gateways")) {
     data.gateways.summary = files.json("gateways/gateways-summary.json");

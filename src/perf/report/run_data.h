@@ -39,6 +39,17 @@ struct subscription_sample {
   double out_counter = 0;  // msgOutCounter summed over the topics
 };
 
+// One sample of broker-metrics.csv: the broker's entry cache counters, cumulative since
+// the broker started and summed over its topics, and the bytes cached at that moment.
+struct cache_sample {
+  std::int64_t epoch_millis = 0;
+  double hits = 0;
+  double misses = 0;
+  double inserts = 0;
+  double evictions = 0;
+  double bytes = 0;
+};
+
 struct gateways_data {
   std::optional<nlohmann::json> summary;
   std::vector<percentile_point> latency;           // gateways-latency.hgrm
@@ -69,6 +80,10 @@ struct run_data {
   std::vector<setting> settings;
   std::vector<run_event> events;
   std::map<std::string, std::vector<subscription_sample>> backlog;  // by subscription
+  // broker-metrics.csv in time order; optional (older runs and clusters without /metrics
+  // lack it), so its absence is not in `missing`.
+  std::vector<cache_sample> broker_cache;
+  bool has_broker_metrics = false;  // the file exists and could be read
   gateways_data gateways;
   std::vector<application_data> applications;  // by subscription, in name order
   // The contract's files this run lacks ("events.csv", "applications/x/...") and the ones

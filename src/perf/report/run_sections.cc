@@ -1,5 +1,6 @@
 // The run report's sections, in the order a reader asks: did it pass, what was run, was
-// every message delivered in order, how fast, how long it took, what queued up, on what.
+// every message delivered in order, how fast (and how fast late applications caught up), how long it took, what queued up, on what.
+#include "perf/report/catch_up.h"
 #include "perf/report/figures.h"
 #include "perf/report/report_content.h"
 
@@ -136,6 +137,7 @@ section throughput_section(const run_data& run) {
     }
     s.blocks.push_back(std::move(t));
   }
+  if (auto note = late_throughput_note(run)) s.blocks.push_back(std::move(*note));
   return s;
 }
 
@@ -279,6 +281,7 @@ document run_document(const run_data& run, const chart_set& charts, const fs::pa
   doc.sections.push_back(settings_section(run));
   doc.sections.push_back(correctness_section(run));
   doc.sections.push_back(throughput_section(run));
+  if (has_late_applications(run)) doc.sections.push_back(catch_up_section(run));
   doc.sections.push_back(latency_section(run));
   doc.sections.push_back(backlog_section(run));
   doc.sections.push_back(charts_section(charts, base_dir));

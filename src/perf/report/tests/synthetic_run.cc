@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -45,6 +46,13 @@ std::string latency_json(double scale) {
                      4.75 * scale, 9.5 * scale, 21.0 * scale);
 }
 
+const late_application* late_one(const synthetic_run_options& o, int a) {
+  for (const auto& late : o.late) {
+    if (late.index == a) return &late;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 void write_synthetic_run(const fs::path& dir, const synthetic_run_options& o) {
@@ -68,6 +76,15 @@ void write_synthetic_run(const fs::path& dir, const synthetic_run_options& o) {
  "magnetarVersion": "0.6.0-test", "passed": {}, "failures": [{}], "missingMessages": {{{}}}}})",
                     o.run_id, o.name, o.name, o.passed ? "true" : "false", failures, missing));
 
+  std::string join_settings;
+  if (!o.late.empty()) {
+    std::string join;
+    for (int a = 0; a < o.applications; ++a) {
+      const auto* late = late_one(o, a);
+      join += fmt::format("{}{}", a == 0 ? "" : ", ", late ? std::max<std::int64_t>(1, late->join_millis / 1000) : 0);
+    }
+    join_settings = fmt::format(", joinSeconds: [{}], caughtUpLatencyMillis: 1000", join);
+  }
   write(dir / "resolved-config.yaml", fmt::format(R"(cluster:
   brokers: {{replicas: 1}}
   bookies: {{replicas: 1}}
@@ -83,12 +100,12 @@ workloads:
       count: 2
       producer: {{maxOutstanding: 20000, batchingEnabled: true}}
     topics: {{count: 3, prefix: "persistent://public/default/iot-telemetry-"}}
-    applications: {{count: {}, podsPerApplication: 2, subscriptionPrefix: iot-application-}}
+    applications: {{count: {}, podsPerApplication: 2, subscriptionPrefix: iot-application-{}}}
     behaviors: {{podRestarts: {{intervalSeconds: 0, fraction: 0.0}}}}
 metrics: {{intervalSeconds: 1}}
 output: {{name: {}}}
 )",
-                                                  o.rate, o.applications, o.name));
+                                                  o.rate, o.applications, join_settings, o.name));
   write(dir / "console.log.txt", "run started\n");
 
   std::string events = fmt::format("{},launcher,run-started\n{},launcher,standalone-ready\n", t0, t0 + 1000);
@@ -99,6 +116,15 @@ output: {{name: {}}}
   events += fmt::format("{},gateways,gateways-finished\n", gateways_finished);
   events += fmt::format("{},applications,applications-finished\n", gateways_finished + 1000);
   events += fmt::format("{},launcher,run-finished\n", t0 + 30000);
+  for (const auto& late : o.late) {
+    if (late.join_millis < 0) continue;
+    auto join = measurement_start + late.join_millis;
+    events += fmt::format("{},applications,application-joined-iot-application-{}\n", join, late.index);
+    if (late.caught_up_millis >= 0) {
+      events += fmt::format("{},applications,application-caught-up-iot-application-{}\n",
+                            join + late.caught_up_millis, late.index);
+    }
+  }
   write(dir / "events.csv", events);
 
   // Topic stats: 3 topics, each subscription's backlog rising during the run and drained at the end.
@@ -109,12 +135,24 @@ output: {{name: {}}}
     for (int t = 0; t < 3; ++t) {
       for (int a = 0; a < o.applications; ++a) {
         double backlog = s < 2 || s > 28 ? 0 : (10 + 5 * a) * std::sin(s / 4.0) * std::sin(s / 4.0) + 3 * t;
+        if (const auto* late = late_one(o, a)) {
+          bool waiting = late->join_millis < 0 || at <= measurement_start + late->join_millis;
+          backlog = waiting ? 100.0 * s : 0;
+        }
         stats += fmt::format("{},persistent://public/default/iot-telemetry-{},iot-application-{},{:.0f},{:.0f},{:.0f}\n",
                              at, t, a, backlog, produced, std::max(0.0, produced - backlog));
       }
     }
   }
   write(dir / "topic-stats.csv", stats);
+
+  if (o.broker_metrics) {
+    std::string metrics = "epochMillis,cacheHits,cacheMisses,cacheInserts,cacheEvictions,cacheBytes\n";
+    for (int s = 0; s <= 30; ++s) {
+      metrics += fmt::format("{},{},{},{},{},{}\n", t0 + s * 1000 + 300, 1000 * s, 250 * s, 300 * s, 100 * s, 4096 * s);
+    }
+    write(dir / "broker-metrics.csv", metrics);
+  }
 
   write(dir / "gateways/gateways-summary.json",
         fmt::format(R"({{"gateways": 2, "topics": 3, "devices": 1000, "rate": {}, "warmupMessages": {:.0f},
@@ -137,14 +175,28 @@ output: {{name: {}}}
   for (int a = 0; a < o.applications; ++a) {
     auto app = dir / "applications" / fmt::format("iot-application-{}", a);
     int violations = a == 0 ? o.ordering_violations : 0;
+    const auto* late = late_one(o, a);
+    std::int64_t join = late && late->join_millis >= 0 ? measurement_start + late->join_millis : 0;
+    std::int64_t last = gateways_finished + 400 + 100 * a;
+    if (late) last = join == 0 || late->last_message_millis < 0 ? 0 : join + late->last_message_millis;
+    double messages_per_second = o.rate * (0.99 - 0.01 * a);
+    if (late && late->messages_per_second > 0) messages_per_second = late->messages_per_second;
+    std::string catch_up = R"("joinSeconds": 0, "joinEpochMillis": 0, "caughtUpLatencyMillis": 1000,
+ "caughtUpEpochMillis": 0, "messagesWhenCaughtUp": 0)";
+    if (late) {
+      catch_up = fmt::format(R"("joinSeconds": {}, "joinEpochMillis": {}, "caughtUpLatencyMillis": {},
+ "caughtUpEpochMillis": {}, "messagesWhenCaughtUp": {})",
+                             std::max<std::int64_t>(1, late->join_millis / 1000), join, late->caught_up_latency_millis,
+                             join != 0 && late->caught_up_millis >= 0 ? join + late->caught_up_millis : 0,
+                             late->caught_up_millis >= 0 ? late->messages_when_caught_up : 0);
+    }
     write(app / "application-summary.json",
           fmt::format(R"({{"subscription": "iot-application-{}", "pods": 2, "topics": 3,
  "received": {:.0f}, "unique": {:.0f}, "duplicates": {}, "orderingViolations": {}, "invalid": 0,
  "measuredReceived": {:.0f}, "firstMeasuredReceiptEpochMillis": {}, "lastMeasuredReceiptEpochMillis": {},
- "messagesPerSecond": {}, "podRestarts": 0, "endToEndLatencyMillis": {}, "timedOut": false}})",
+ "messagesPerSecond": {}, "podRestarts": 0, "endToEndLatencyMillis": {}, {}, "timedOut": false}})",
                       a, warmup + measured + 7, warmup + measured, 7 * a, violations, measured, measurement_start + 5,
-                      gateways_finished + 400 + 100 * a, o.rate * (0.99 - 0.01 * a),
-                      latency_json(o.latency_scale * (2 + a))));
+                      last, messages_per_second, latency_json(o.latency_scale * (2 + a)), catch_up));
     write(app / "application-latency.hgrm",
           hgrm(1.25 * o.latency_scale * (2 + a), 21 * o.latency_scale * (2 + a), static_cast<std::uint64_t>(measured)));
     std::string app_timeline = "epochMillis,received,duplicates,violations,p50Millis,p99Millis,maxMillis\n";
