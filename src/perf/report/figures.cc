@@ -109,7 +109,9 @@ std::string format_count(std::optional<double> value) {
 
 std::string format_decimal(std::optional<double> value, int decimals) {
   if (!value) return "–";
-  return group_thousands(fmt::format("{:.{}f}", *value, decimals));
+  // A value that rounds to zero prints as 0, never as -0.
+  const double shown = std::abs(*value) < 0.5 * std::pow(10.0, -decimals) ? 0.0 : *value;
+  return group_thousands(fmt::format("{:.{}f}", shown, decimals));
 }
 
 std::string format_millis(std::optional<double> value) {
