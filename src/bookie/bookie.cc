@@ -156,6 +156,14 @@ awaitable<result<wire::shared_bytes>> bookie::read_entry(ledger_id ledger, entry
   co_return co_await _pool.run([&] { return _storage->read_entry(ledger, entry); });
 }
 
+awaitable<result<std::vector<wire::shared_bytes>>> bookie::read_range(ledger_id ledger, entry_id first,
+                                                                     entry_id last) {
+  MAGNETAR_CO_TRY(pass [[maybe_unused]], _gate.enter());
+  auto entries = co_await _pool.run([&] { return _storage->read_range(ledger, first, last); });
+  if (entries) _reads.fetch_add(entries.value().size(), std::memory_order_relaxed);
+  co_return entries;
+}
+
 awaitable<result<entry_id>> bookie::read_last_add_confirmed(ledger_id ledger) {
   MAGNETAR_CO_TRY(pass [[maybe_unused]], _gate.enter());
   MAGNETAR_CO_TRY(state, co_await _pool.run([&] { return _storage->state(ledger); }));

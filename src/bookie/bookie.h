@@ -80,6 +80,8 @@ class bookie {
   awaitable<result<void>> add_entry(ledger_id ledger, entry_id entry, entry_id last_add_confirmed,
                                     wire::shared_bytes payload);
   awaitable<result<wire::shared_bytes>> read_entry(ledger_id ledger, entry_id entry);
+  // As ledger_storage::read_range: entries first..last up to the first unreadable one.
+  awaitable<result<std::vector<wire::shared_bytes>>> read_range(ledger_id ledger, entry_id first, entry_id last);
   awaitable<result<entry_id>> read_last_add_confirmed(ledger_id ledger);
   awaitable<result<fence_result>> fence(ledger_id ledger);
   awaitable<result<void>> delete_ledger(ledger_id ledger);

@@ -36,6 +36,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace magnetar::bookie {
 
@@ -89,6 +90,22 @@ class ledger_storage {
   // the ids in the detail; errc::corrupt_record when the stored record fails
   // its checksum (never wrong bytes).
   virtual result<wire::shared_bytes> read_entry(ledger_id ledger, entry_id entry) = 0;
+  // Entries first..last in order, up to the first one that cannot be read: that one's
+  // error when it is `first`, else the entries before it (the caller reads on from there
+  // and gets the error itself). One call for a whole catch-up read, so that a range costs
+  // one hop to the storage thread, not one per entry.
+  virtual result<std::vector<wire::shared_bytes>> read_range(ledger_id ledger, entry_id first, entry_id last) {
+    std::vector<wire::shared_bytes> entries;
+    for (auto e = first.value(); e <= last.value(); ++e) {
+      auto read = read_entry(ledger, entry_id(e));
+      if (!read) {
+        if (entries.empty()) return fail(std::move(read).error());
+        break;
+      }
+      entries.push_back(std::move(read).value());
+    }
+    return entries;
+  }
   // errc::ledger_not_found for a ledger never added to or fenced,
   // errc::ledger_deleted for a deleted one.
   virtual result<ledger_state> state(ledger_id ledger) = 0;

@@ -28,6 +28,22 @@ class bookie_client {
   virtual awaitable<result<void>> add_entry(ledger_id ledger, entry_id entry, entry_id last_add_confirmed,
                                             wire::shared_bytes payload) = 0;
   virtual awaitable<result<wire::shared_bytes>> read_entry(ledger_id ledger, entry_id entry) = 0;
+  // Entries first..last in order, up to the first one this bookie cannot read: that
+  // one's error when it is `first`, else the entries before it. A bookie that can serve a
+  // range in one request overrides this; the default asks entry by entry.
+  virtual awaitable<result<std::vector<wire::shared_bytes>>> read_range(ledger_id ledger, entry_id first,
+                                                                        entry_id last) {
+    std::vector<wire::shared_bytes> entries;
+    for (auto e = first.value(); e <= last.value(); ++e) {
+      auto read = co_await read_entry(ledger, entry_id(e));
+      if (!read) {
+        if (entries.empty()) co_return fail(std::move(read).error());
+        break;
+      }
+      entries.push_back(std::move(read).value());
+    }
+    co_return entries;
+  }
   virtual awaitable<result<entry_id>> read_last_add_confirmed(ledger_id ledger) = 0;
   virtual awaitable<result<fence_response>> fence(ledger_id ledger) = 0;
   virtual awaitable<result<void>> delete_ledger(ledger_id ledger) = 0;

@@ -17,6 +17,10 @@ class local_bookie_client final : public bookie_client {
   awaitable<result<wire::shared_bytes>> read_entry(ledger_id ledger, entry_id entry) override {
     return _bookie.read_entry(ledger, entry);
   }
+  awaitable<result<std::vector<wire::shared_bytes>>> read_range(ledger_id ledger, entry_id first,
+                                                                entry_id last) override {
+    return _bookie.read_range(ledger, first, last);
+  }
   awaitable<result<entry_id>> read_last_add_confirmed(ledger_id ledger) override {
     return _bookie.read_last_add_confirmed(ledger);
   }

@@ -66,6 +66,26 @@ TEST_F(bookie_test, an_added_entry_reads_back) {
   stop(b);
 }
 
+TEST_F(bookie_test, a_range_reads_back_in_order_up_to_the_first_missing_entry) {
+  auto b = open();
+  for (int e = 0; e < 3; ++e) ASSERT_TRUE(add(*b, 1, e, "e" + std::to_string(e)));
+  auto range = io::block_on(shards[0], b->read_range(ledger_id(1), entry_id(1), entry_id(5)));
+  ASSERT_TRUE(range) << range.error();
+  ASSERT_EQ(range.value().size(), 2u);
+  EXPECT_EQ(text_of(range.value()[0]), "e1");
+  EXPECT_EQ(text_of(range.value()[1]), "e2");
+  stop(b);
+}
+
+TEST_F(bookie_test, a_range_that_starts_at_a_missing_entry_fails_with_its_error) {
+  auto b = open();
+  ASSERT_TRUE(add(*b, 1, 0, "e0"));
+  auto range = io::block_on(shards[0], b->read_range(ledger_id(1), entry_id(1), entry_id(3)));
+  ASSERT_FALSE(range);
+  EXPECT_EQ(range.error(), errc::entry_not_found);
+  stop(b);
+}
+
 TEST_F(bookie_test, acknowledged_entries_survive_a_crash_before_any_checkpoint) {
   auto b = open();
   for (int i = 0; i < 20; ++i) ASSERT_TRUE(add(*b, 7, i, "entry-" + std::to_string(i)));

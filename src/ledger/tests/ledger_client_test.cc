@@ -146,6 +146,18 @@ TEST(ledger_client, quorum_writes_reach_the_write_set_and_read_back) {
   EXPECT_EQ(text_of(cluster.run(reader->read(entry_id(11), entry_id(11))).value()[0]), "q11");
 }
 
+TEST(ledger_client, a_range_of_a_fully_replicated_ledger_reads_back_in_order) {
+  test_cluster cluster(3);
+  auto writer = cluster.run(cluster.client->create({.ensemble_size = 3, .write_quorum = 3, .ack_quorum = 2})).value();
+  for (int i = 0; i < 20; ++i) ASSERT_TRUE(cluster.run(writer->add(bytes_of("r" + std::to_string(i)))));
+  ASSERT_TRUE(cluster.run(writer->close()));
+  auto reader = cluster.run(cluster.client->open(writer->id(), false)).value();
+  auto entries = cluster.run(reader->read(entry_id(3), entry_id(19)));
+  ASSERT_TRUE(entries) << entries.error();
+  ASSERT_EQ(entries.value().size(), 17u);
+  for (int i = 3; i < 20; ++i) EXPECT_EQ(text_of(entries.value()[i - 3]), "r" + std::to_string(i));
+}
+
 TEST(ledger_client, recovery_with_quorum_writes_closes_at_the_last_entry) {
   test_cluster cluster(3);
   auto writer = cluster.run(cluster.client->create({.ensemble_size = 3, .write_quorum = 2, .ack_quorum = 2})).value();
