@@ -2,6 +2,8 @@
 
 #include "client/consumer_base.h"
 #include "client/producer_base.h"
+#include "client/running_shards.h"
+#include "magnetar/client_resources.h"
 #include "magnetar/errc.h"
 
 #include <fmt/format.h>
@@ -11,33 +13,21 @@
 namespace magnetar::client_detail {
 
 client_impl::client_impl(client_config config, std::vector<broker_address> service)
-    : _config(std::move(config)), _shards(std::make_unique<io::shard_set>(std::max(1u, _config.io_threads))),
-      _pool(*_shards, _config), _lookup(_pool, std::move(service), _config, _request_ids) {
-  _shards->start();
-}
+    : _config(std::move(config)),
+      _shards(_config.shared_resources ? _config.shared_resources->shards() : start_shards(_config.io_threads)),
+      _pool(*_shards, _config), _lookup(_pool, std::move(service), _config, _request_ids) {}
 
 client_impl::~client_impl() {
   _pool.close_all();
-  if (on_io_thread()) {
-    // The last reference went in a callback: a thread can't join itself.
-    std::thread([shards = std::move(_shards)]() mutable { shards.reset(); }).detach();
-    return;
-  }
-  // Joins the io threads; handlers still queued are dropped with the contexts.
-  _shards->stop();
+  // Threads of this client alone stop here, before the pool and the lookup go, so that
+  // handlers still queued are dropped with their contexts (from a callback, a thread of
+  // its own stops them: running_shards.h). Shared threads run on for the other clients.
+  _shards.reset();
 }
 
 io::shard& client_impl::next_shard() { return (*_shards)[_next_shard.fetch_add(1) % _shards->size()]; }
 
-bool client_impl::on_io_thread() const {
-  auto* current = io::shard::current();
-  if (current == nullptr) return false;
-  auto& shards = *_shards;
-  for (unsigned i = 0; i < shards.size(); ++i) {
-    if (&shards[i] == current) return true;
-  }
-  return false;
-}
+bool client_impl::on_io_thread() const { return runs_on(*_shards); }
 
 awaitable<result<std::shared_ptr<connection>>> client_impl::connection_for(const std::string& topic,
                                                                           std::uint64_t key) {

@@ -1,4 +1,5 @@
-// client_impl: what a client's producers and consumers share: the io threads, the
+// client_impl: what a client's producers and consumers share: the io threads (its own,
+// or client_resources' shared with other clients), the
 // connection pool, the lookup service, id generators, and the list of live producers
 // and consumers that close() closes.
 //
@@ -57,9 +58,9 @@ class client_impl : public std::enable_shared_from_this<client_impl> {
 
  private:
   const client_config _config;
-  // A pointer so that a destructor running on one of the io threads can hand the
-  // joining of the threads to another thread.
-  std::unique_ptr<io::shard_set> _shards;
+  // Shared with client_resources' other clients when the config names them; the last
+  // owner stops the threads (running_shards.h).
+  std::shared_ptr<io::shard_set> _shards;
   std::atomic<std::uint64_t> _request_ids{1};
   std::atomic<std::uint64_t> _producer_ids{0};
   std::atomic<std::uint64_t> _consumer_ids{0};

@@ -25,10 +25,11 @@ struct application::pod {
 };
 
 application::application(const iot_telemetry_settings& settings, int index, const workload_options& options,
-                         const coordination& markers)
+                         const coordination& markers, std::shared_ptr<client_resources> io)
     : _settings(settings),
       _options(options),
       _markers(markers),
+      _io(std::move(io)),
       _subscription(settings.subscription(index)),
       _join_seconds(settings.applications.join_seconds_of(index)),
       _output(options.output / _subscription),
@@ -49,6 +50,12 @@ result<consumer> application::subscribe(client& c, int pod_index) const {
   return c.subscribe(_topics, _subscription, config);
 }
 
+result<client> application::create_client() const {
+  client_config config;
+  config.shared_resources = _io;
+  return client::create(_options.service_url, config);
+}
+
 result<void> application::start(std::chrono::steady_clock::time_point deadline) {
   std::error_code ec;
   std::filesystem::create_directories(_output, ec);
@@ -66,7 +73,7 @@ result<void> application::open_pods() {
   for (int i = 0; i < _settings.applications.pods_per_application && !_stopping.load(); ++i) {
     auto p = std::make_unique<pod>();
     p->index = i;
-    auto c = client::create(_options.service_url);
+    auto c = create_client();
     if (!c) return fail(c.error().code(), fmt::format("{} pod {}: {}", _subscription, i, c.error()));
     p->pulsar.emplace(std::move(c).value());
     auto s = subscribe(*p->pulsar, i);
@@ -81,7 +88,7 @@ result<void> application::open_pods() {
 result<void> application::create_subscription() const {
   // The subscription outlives the consumer that created it: durable, at the earliest
   // position, so every message the gateways publish waits in its backlog.
-  auto c = client::create(_options.service_url);
+  auto c = create_client();
   if (!c) return fail(c.error().code(), fmt::format("{}: {}", _subscription, c.error()));
   auto s = subscribe(c.value(), -1);
   if (!s) return fail(s.error().code(), fmt::format("{}: creating the subscription: {}", _subscription, s.error()));
@@ -145,7 +152,7 @@ void application::receive_loop(pod& p) {
       ++_pod_restarts;
       append_event(_options.events_file, "applications", fmt::format("pod-restart-{}-{}", _subscription, p.index));
       while (!_stopping.load()) {
-        auto c = client::create(_options.service_url);
+        auto c = create_client();
         if (c) {
           auto s = subscribe(c.value(), p.index);
           if (s) {

@@ -34,8 +34,10 @@ namespace magnetar::perf {
 
 class application {
  public:
+  // `io`: the io threads that every pod of every application shares
+  // (applications.client.ioThreads), as upstream's framework shares its clients' resources.
   application(const iot_telemetry_settings& settings, int index, const workload_options& options,
-              const coordination& markers);
+              const coordination& markers, std::shared_ptr<client_resources> io);
   ~application();
 
   // Opens every pod (each subscribes to every topic) and starts its receive thread. A late
@@ -69,10 +71,12 @@ class application {
   void note_warmup_received();
   int topic_index(const std::string& topic) const;
   result<consumer> subscribe(client& c, int pod_index) const;
+  result<client> create_client() const;
 
   const iot_telemetry_settings& _settings;
   const workload_options& _options;
   const coordination& _markers;
+  std::shared_ptr<client_resources> _io;
   std::string _subscription;
   int _join_seconds = 0;
   std::filesystem::path _output;

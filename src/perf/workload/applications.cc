@@ -62,9 +62,10 @@ int run_applications(const workload_options& options) {
     return workload_failed;
   }
 
+  const auto io = client_resources::create(static_cast<unsigned>(iot.applications.client.io_threads));
   std::vector<std::unique_ptr<application>> applications;
   for (int a = 0; a < iot.applications.count; ++a) {
-    applications.push_back(std::make_unique<application>(iot, a, options, markers));
+    applications.push_back(std::make_unique<application>(iot, a, options, markers, io));
     if (auto started = applications.back()->start(deadline); !started) {
       fmt::print(stderr, "iot-consume: {}\n", started.error());
       return workload_failed;

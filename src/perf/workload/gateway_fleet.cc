@@ -31,8 +31,10 @@ producer_config gateway_fleet::config_for(int gateway, int topic) const {
 result<void> gateway_fleet::open() {
   const int gateways = _settings.gateways.count;
   const int topics = _settings.topics.count;
+  // One client per gateway, as isolated gateways would have, on io threads they share
+  // (gateways.producer.ioThreads), as upstream's framework shares its clients' resources.
   client_config config;
-  config.io_threads = 1;
+  config.shared_resources = client_resources::create(static_cast<unsigned>(_settings.gateways.producer.io_threads));
   for (int g = 0; g < gateways; ++g) {
     auto c = client::create(_service_url, config);
     if (!c) return fail(c.error().code(), fmt::format("gateway {}: {}", g, c.error()));

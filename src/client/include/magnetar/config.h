@@ -5,6 +5,7 @@
 // subscribe / create_reader, which copy it.
 #pragma once
 
+#include "magnetar/client_resources.h"
 #include "magnetar/message_id.h"
 
 #include <chrono>
@@ -12,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,9 @@ using namespace std::chrono_literals;
 struct client_config {
   // Threads that run connections, timers and callbacks.
   unsigned io_threads = 1;
+  // Threads shared with other clients (client_resources.h); when set, io_threads is not
+  // used and the client starts no threads of its own.
+  std::shared_ptr<client_resources> shared_resources;
   // Bound on every request to the broker (lookup, create producer, subscribe, seek...).
   std::chrono::milliseconds operation_timeout = 30s;
   // Bound on TCP connect plus the CONNECT/CONNECTED handshake.
