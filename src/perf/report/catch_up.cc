@@ -85,7 +85,8 @@ void add_cache_blocks(const run_data& run, section& s) {
                           seconds_text(seconds_between(*start, cache->to_millis)))
             : "its first and last samples";
   s.blocks.push_back(paragraph{
-      "The broker's entry cache during the measurement, from " + code("broker-metrics.csv") +
+      "The broker's entry cache from the measurement's start until the last application's last message, from " +
+      code("broker-metrics.csv") +
       fmt::format(" (the counters' difference between {}, summed over the topics). A catch-up read that misses "
                   "the cache reads from storage; an application reading the same entries shortly after another "
                   "finds them in the cache.",
@@ -158,11 +159,21 @@ std::vector<catch_up_row> catch_up_rows(const run_data& run) {
   return rows;
 }
 
+// The end of the reading: late applications may still catch up long after the gateways
+// finished, and their reads are what the cache figures are about.
+std::optional<std::int64_t> reading_end_millis(const run_data& run) {
+  auto end = measurement_end_millis(run);
+  for (const auto& app : run.applications) {
+    if (auto last = epoch(app.summary, "lastMeasuredReceiptEpochMillis"); last && (!end || *last > *end)) end = last;
+  }
+  return end;
+}
+
 std::optional<cache_figures> measurement_cache_figures(const run_data& run) {
   const auto& samples = run.broker_cache;
   if (samples.empty()) return std::nullopt;
   auto start = measurement_start_millis(run);
-  auto end = measurement_end_millis(run);
+  auto end = reading_end_millis(run);
   const cache_sample& from = start ? nearest(samples, *start) : samples.front();
   const cache_sample& to = end ? nearest(samples, *end) : samples.back();
   cache_figures figures;
