@@ -1,4 +1,4 @@
-// launcher_commands: the `run` and `compare` subcommands (src/perf/launcher). They exist
+// launcher_commands: the `run`, `report` and `compare` subcommands (src/perf/launcher). They exist
 // once the launcher's run flow is built (MAGNETAR_PERF_LAUNCHER_RUN); before that
 // add_launcher_commands() adds nothing.
 #pragma once
@@ -12,8 +12,10 @@ namespace magnetar::perf {
 struct launcher_commands {
   CLI::App* run_command = nullptr;
   CLI::App* compare_command = nullptr;
+  CLI::App* report_command = nullptr;
   launcher_options run;
   compare_options compare;
+  std::filesystem::path report_run_dir;
 };
 
 // Adds both subcommands to `app`; their options land in `commands`.

@@ -5,6 +5,7 @@
 //   magnetar-perf pubsub   -u ... -t topic -s 100 -d 20 [--report-dir DIR]
 //   magnetar-perf run --scenario FILE [--set k=v] [--reports-dir D]   (launcher_commands.h)
 //   magnetar-perf compare RUN_A RUN_B
+//   magnetar-perf report RUN_DIR
 //
 // Flags follow pulsar-perf's vocabulary where one exists. pubsub runs a consumer and a
 // producer in one process and reports throughput and publish / end-to-end latency

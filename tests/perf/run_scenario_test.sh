@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End to end: `magnetar-perf run` of the tiny scenario against a standalone of its own.
 #   run_scenario_test.sh MAGNETAR_PERF MAGNETAR SCENARIO pass|drop|bad-key|catch-up
-# pass:    the run passes, and its report (README.md, index.html, charts) exists.
+# pass:    the run passes, and its report (README.md, index.html, charts) exists;
+#          `magnetar-perf report` writes it again.
 # catch-up: a scenario with late applications (tiny-catch-up.yaml) passes; every late
 #          application joined and caught up, the report's Catch-up section has a row for
 #          each, and the broker's cache counters were sampled.
@@ -30,6 +31,11 @@ case "$mode" in
     grep -q PASSED "$run_dir/README.md" || fail "README.md does not say PASSED"
     grep -q '"passed": true' "$run_dir/run-info.json" || fail "run-info.json does not say passed"
     grep -q "$run_dir" "$reports/out.txt" || fail "the report's path was not printed"
+    # `report` writes the report again from the run's files.
+    rm "$run_dir/README.md" "$run_dir/index.html"
+    "$perf" report "$run_dir" > "$reports/report.txt" 2>&1 || { cat "$reports/report.txt"; fail "report failed"; }
+    grep -q "$run_dir/index.html" "$reports/report.txt" || fail "report did not print the report's path"
+    grep -q PASSED "$run_dir/README.md" || fail "the rewritten README.md does not say PASSED"
     ;;
   catch-up)
     "$perf" run --scenario "$scenario" --reports-dir "$reports" --magnetar-bin "$magnetar" --progress-interval 2 \

@@ -291,6 +291,20 @@ int run_scenario(const launcher_options& options) {
   return exit_failed;
 }
 
+int run_report(const std::filesystem::path& run_dir) {
+  if (!fs::is_directory(run_dir)) {
+    fmt::print(stderr, "magnetar-perf report: {}: not a run directory\n", run_dir.string());
+    return exit_usage;
+  }
+  auto written = write_run_report(run_dir);
+  if (!written) {
+    fmt::print(stderr, "magnetar-perf report: {}\n", written.error().message());
+    return exit_failed;
+  }
+  fmt::print("report: {}\n", written.value().string());
+  return exit_passed;
+}
+
 int run_compare(const compare_options& options) {
   for (const auto& dir : {options.run_a, options.run_b}) {
     if (!fs::is_directory(dir)) {

@@ -18,5 +18,8 @@ namespace magnetar::perf {
 
 int run_scenario(const launcher_options& options);
 int run_compare(const compare_options& options);
+// `magnetar-perf report RUN_DIR`: writes the run's report again from its files (after an
+// upgrade, or for a run whose launcher was stopped before it wrote one).
+int run_report(const std::filesystem::path& run_dir);
 
 }  // namespace magnetar::perf
