@@ -5,7 +5,10 @@
 #include "broker/single_active_dispatcher.h"
 #include "broker/subscription.h"
 #include "broker/topic.h"
+#include "io/oneshot_signal.h"
 #include "io/run_on.h"
+
+#include <optional>
 
 namespace magnetar::broker {
 
@@ -76,15 +79,42 @@ awaitable<void> dispatcher::read(read_plan plan, std::shared_ptr<io::gate::pass>
   dispatch();
 }
 
+// The replay reads of one dispatch round, gathered as they complete (all on the topic's
+// shard, so no lock).
+struct dispatcher::replay_reads {
+  explicit replay_reads(std::size_t count, asio::any_io_executor executor)
+      : reads(count), pending(count), done(std::move(executor)) {}
+  std::vector<std::optional<result<std::vector<mledger::entry>>>> reads;
+  std::size_t pending;
+  io::oneshot_signal done;
+};
+
+awaitable<void> dispatcher::read_one_replay(std::shared_ptr<replay_reads> reads, std::size_t index,
+                                            mledger::managed_ledger& ml, mledger::position p) {
+  reads->reads[index] = co_await ml.read_entries(p, 1);
+  if (--reads->pending == 0) reads->done.fire();
+}
+
 awaitable<result<std::vector<mledger::entry>>> dispatcher::read_replay(const std::vector<mledger::position>& which) {
+  // Replayed entries are scattered (a Key_Shared consumer's hashes), so each is a read of
+  // its own; they go out together, since one after another their waits for storage would
+  // add up (under load a storage hop takes a millisecond or more: 100 of them in a row
+  // capped a lagging subscription at about 1,000 entries a second).
   auto& ml = _sub.owner().ledger();
   std::vector<mledger::entry> out;
+  if (which.empty()) co_return out;
+  const auto executor = _sub.owner().shard().executor();
+  auto reads = std::make_shared<replay_reads>(which.size(), executor);
+  for (std::size_t i = 0; i < which.size(); ++i) {
+    io::spawn(executor, [reads, i, &ml, p = which[i]]() { return read_one_replay(reads, i, ml, p); });
+  }
+  co_await reads->done.wait();
   out.reserve(which.size());
-  for (const auto& p : which) {
-    auto one = co_await ml.read_entries(p, 1);
+  for (std::size_t i = 0; i < which.size(); ++i) {
+    auto& one = *reads->reads[i];
     if (!one) co_return one.error();
     // Trimmed or deleted meanwhile: nothing to send.
-    if (!one.value().empty() && one.value().front().pos == p) out.push_back(std::move(one.value().front()));
+    if (!one.value().empty() && one.value().front().pos == which[i]) out.push_back(std::move(one.value().front()));
   }
   co_return out;
 }

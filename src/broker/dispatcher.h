@@ -57,6 +57,11 @@ class dispatcher {
   virtual std::vector<std::pair<int, int>> key_hash_ranges(const consumer&) const { return {}; }
   // Shared, Key_Shared: entries waiting for their deliver time (msgDelayed).
   virtual std::size_t delayed_entries() const { return 0; }
+  // Entries waiting to be delivered again (redelivered, or held back from a consumer that
+  // could not take them): upstream's msgInReplay.
+  virtual std::size_t replay_entries() const { return 0; }
+  // Key_Shared: hashes held back until their previous consumer acknowledges them.
+  virtual std::size_t draining_hash_count() const { return 0; }
 
   // Starts a read or a wait when there is something to do and none runs.
   void dispatch();
@@ -85,6 +90,9 @@ class dispatcher {
   awaitable<void> read(read_plan plan, std::shared_ptr<io::gate::pass> held);
   awaitable<void> wait_for_entries(std::shared_ptr<io::gate::pass> held);
   awaitable<result<std::vector<mledger::entry>>> read_replay(const std::vector<mledger::position>& which);
+  struct replay_reads;
+  static awaitable<void> read_one_replay(std::shared_ptr<replay_reads> reads, std::size_t index,
+                                         mledger::managed_ledger& ml, mledger::position p);
 
   bool _reading = false;
   bool _waiting = false;

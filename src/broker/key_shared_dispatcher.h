@@ -34,6 +34,7 @@ class key_shared_dispatcher final : public shared_dispatcher {
   std::vector<std::pair<int, int>> key_hash_ranges(const consumer& c) const override;
 
   std::size_t draining_hashes() const { return _draining.size(); }
+  std::size_t draining_hash_count() const override { return _draining.size(); }
 
  protected:
   consumer* choose(std::uint16_t key_hash, bool replayed) override;

@@ -45,6 +45,7 @@ class shared_dispatcher : public dispatcher {
 
   std::size_t replay_size() const { return _replay.size(); }
   std::size_t delayed_entries() const override { return _delayed.size(); }
+  std::size_t replay_entries() const override { return _replay.size(); }
 
  protected:
   read_plan plan_read() override;

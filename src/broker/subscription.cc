@@ -240,6 +240,8 @@ subscription_stats subscription::stats() const {
   out.msg_out_counter = _out.messages();
   out.bytes_out_counter = _out.bytes();
   out.msg_delayed = _dispatcher->delayed_entries();
+  out.msg_in_replay = _dispatcher->replay_entries();
+  out.draining_hashes_count = _dispatcher->draining_hash_count();
   if (const auto* active = _dispatcher->active_consumer()) out.active_consumer_name = active->name();
   for (const auto& c : _consumers) {
     consumer_stats cs;

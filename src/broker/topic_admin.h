@@ -61,6 +61,8 @@ struct subscription_stats {
   std::uint64_t bytes_out_counter = 0;
   std::uint64_t unacked_messages = 0;
   std::uint64_t msg_delayed = 0;  // Shared, Key_Shared: entries held for their deliver time
+  std::uint64_t msg_in_replay = 0;  // entries waiting to be delivered again
+  std::uint64_t draining_hashes_count = 0;  // Key_Shared
   std::string active_consumer_name;  // Exclusive and Failover only
   std::vector<consumer_stats> consumers;
 };

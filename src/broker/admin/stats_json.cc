@@ -64,10 +64,12 @@ json to_json(const subscription_stats& s) {
            {"bytesOutCounter", s.bytes_out_counter},
            {"unackedMessages", s.unacked_messages},
            {"msgDelayed", s.msg_delayed},
+           {"msgInReplay", s.msg_in_replay},
            {"consumers", std::move(consumers)},
            {"isReplicated", false}};
   // Pulsar leaves activeConsumerName out (null) for Shared and Key_Shared.
   if (!s.active_consumer_name.empty()) out["activeConsumerName"] = s.active_consumer_name;
+  if (s.type == "Key_Shared") out["drainingHashesCount"] = s.draining_hashes_count;
   return out;
 }
 

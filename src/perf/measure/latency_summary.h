@@ -9,6 +9,10 @@
 
 namespace magnetar::perf {
 
+// The largest latency the workloads' histograms hold, in microseconds: an hour. A
+// lagging or late application sees minutes; a larger value would be recorded as this.
+inline constexpr std::int64_t max_latency_micros = 3'600'000'000;
+
 // {"p50", "p95", "p99", "p999", "max"} in milliseconds (3 decimals) from a histogram of
 // microseconds; zeros for an empty histogram. max is the exact largest sample.
 nlohmann::json latency_summary_millis(const base::histogram& micros);

@@ -20,7 +20,7 @@ struct application::pod {
   std::optional<client> pulsar;
   consumer subscription;
   std::atomic<bool> restart_requested{false};
-  base::histogram latency{60'000'000, 3};  // microseconds; this pod's thread only
+  base::histogram latency{max_latency_micros, 3};  // microseconds; this pod's thread only
   std::jthread thread;
 };
 
@@ -261,7 +261,7 @@ void application::stop() {
 }
 
 result<void> application::write_results(bool timed_out) {
-  base::histogram latency{60'000'000, 3};
+  base::histogram latency{max_latency_micros, 3};
   for (auto& p : _pods) (void)latency.merge(p->latency);
   auto state = _tracker.next_expected();
   auto counts = _tracker.counts();

@@ -12,6 +12,7 @@
 
 #include "base/histogram.h"
 #include "base/result.h"
+#include "perf/measure/latency_summary.h"
 #include "perf/measure/timeline.h"
 #include "perf/scenario/settings.h"
 #include "perf/workload/gateway_fleet.h"
@@ -75,8 +76,8 @@ class telemetry_sender {
   std::vector<std::uint8_t> _in_flight;
   std::uint64_t _outstanding = 0;
   totals _totals;
-  base::histogram _publish_latency{60'000'000, 3};
-  base::histogram _intended_latency{60'000'000, 3};
+  base::histogram _publish_latency{max_latency_micros, 3};
+  base::histogram _intended_latency{max_latency_micros, 3};
   std::size_t _sent_column;
   std::size_t _send_errors_column;
   std::size_t _in_flight_column;

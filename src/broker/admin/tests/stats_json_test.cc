@@ -68,7 +68,8 @@ TEST(stats_json, subscriptions_are_keyed_by_name_with_their_consumers) {
   EXPECT_EQ(s["unackedMessages"], 2);
   EXPECT_EQ(s["activeConsumerName"], "c-1");
   for (const char* field :
-       {"msgRateOut", "msgThroughputOut", "msgRateRedeliver", "msgOutCounter", "bytesOutCounter", "msgDelayed"}) {
+       {"msgRateOut", "msgThroughputOut", "msgRateRedeliver", "msgOutCounter", "bytesOutCounter", "msgDelayed",
+        "msgInReplay"}) {
     EXPECT_TRUE(s.contains(field)) << field;
   }
   auto c = s["consumers"][0];
@@ -84,6 +85,13 @@ TEST(stats_json, subscriptions_are_keyed_by_name_with_their_consumers) {
 TEST(stats_json, shared_subscription_has_no_active_consumer_name) {
   auto j = to_json(subscription_stats{.type = "Shared"});
   EXPECT_FALSE(j.contains("activeConsumerName"));
+}
+
+TEST(stats_json, key_shared_subscription_counts_its_draining_hashes) {
+  auto j = to_json(subscription_stats{.type = "Key_Shared", .msg_in_replay = 7, .draining_hashes_count = 3});
+  EXPECT_EQ(j["msgInReplay"], 7);
+  EXPECT_EQ(j["drainingHashesCount"], 3);
+  EXPECT_FALSE(to_json(subscription_stats{.type = "Shared"}).contains("drainingHashesCount"));
 }
 
 TEST(stats_json, internal_stats_use_pulsars_field_names) {
