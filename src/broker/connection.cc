@@ -114,12 +114,14 @@ awaitable<void> connection::read_loop() {
         continue;
       }
       if (!next.value()) break;
+      if (next.value()->command.type() != proto::BaseCommand::SEND) flush_publishes();
       handle_frame(*next.value());
       if (is_closed()) {
         stop = true;
         break;
       }
     }
+    flush_publishes();
     if (stop) break;
   }
   close();
@@ -166,6 +168,26 @@ void connection::release_all() {
   for (auto& [id, c] : std::exchange(_consumers, {})) {
     auto owner = c->owner();
     asio::post(owner->shard().executor(), [owner, c] { owner->remove_consumer(*c); });
+  }
+}
+
+void connection::defer_publish(io::shard& target, std::function<void()> publish) {
+  for (auto& [shard, publishes] : _deferred_publishes) {
+    if (shard == &target) {
+      publishes.push_back(std::move(publish));
+      return;
+    }
+  }
+  _deferred_publishes.emplace_back(&target, std::vector<std::function<void()>>{std::move(publish)});
+}
+
+void connection::flush_publishes() {
+  for (auto& [shard, publishes] : _deferred_publishes) {
+    if (publishes.empty()) continue;
+    asio::post(shard->executor(), [batch = std::move(publishes)]() {
+      for (const auto& publish : batch) publish();
+    });
+    publishes.clear();
   }
 }
 

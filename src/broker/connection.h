@@ -31,6 +31,8 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <functional>
+#include <utility>
 #include <vector>
 
 namespace magnetar::broker {
@@ -73,6 +75,12 @@ class connection : public std::enable_shared_from_this<connection> {
   void publish_started() { _pending_publishes.fetch_add(1, std::memory_order_relaxed); }
   void publish_completed();
 
+  // Hands a publish to the topic's shard. The publishes decoded from one socket read go
+  // to each shard in one post, at the end of the read or before any other command (so
+  // every command keeps its order): a post per SEND woke the topic's shard once per
+  // message.
+  void defer_publish(io::shard& target, std::function<void()> publish);
+
   // The handshake (handlers/connect.cc).
   void set_connected(std::string client_version, int protocol_version);
   bool is_connected() const { return _connected; }
@@ -88,6 +96,7 @@ class connection : public std::enable_shared_from_this<connection> {
   awaitable<void> keep_alive_loop();
   awaitable<void> wait_for_publish_room();
   void handle_frame(wire::frame& frame);
+  void flush_publishes();
   void release_all();
 
   broker_service& _broker;
@@ -112,6 +121,8 @@ class connection : public std::enable_shared_from_this<connection> {
   asio::steady_timer _keep_alive_timer;
 
   std::atomic<std::int64_t> _pending_publishes{0};
+  // Shard-local (the read loop): publishes not yet posted, by target shard.
+  std::vector<std::pair<io::shard*, std::vector<std::function<void()>>>> _deferred_publishes;
   std::atomic<bool> _reader_paused{false};
   asio::steady_timer _reader_wake;
 

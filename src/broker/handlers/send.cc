@@ -53,8 +53,8 @@ void send(connection& conn, wire::frame& frame) {
   conn.publish_started();
   auto p = it->second;
   auto owner = p->owner();
-  asio::post(owner->shard().executor(), [owner, p, sequence_id = command.sequence_id(), highest, messages,
-                                         entry = std::move(entry), partial_chunk]() mutable {
+  conn.defer_publish(owner->shard(), [owner, p, sequence_id = command.sequence_id(), highest, messages,
+                                      entry = std::move(entry), partial_chunk]() mutable {
     owner->publish(std::move(p), sequence_id, highest, messages, std::move(entry), partial_chunk);
   });
 }
