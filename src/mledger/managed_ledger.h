@@ -82,6 +82,9 @@ struct managed_ledger_stats {
   std::uint64_t bytes_added = 0;
   std::uint64_t entries_read = 0;
   std::uint64_t entries_read_from_storage = 0;
+  // Reads that waited for another cursor's storage read of the same entries instead of
+  // reading them again (upstream's pending reads).
+  std::uint64_t reads_joined = 0;
   std::uint64_t bytes_read = 0;
   std::uint64_t rollovers = 0;
   std::uint64_t ledgers_trimmed = 0;
@@ -204,6 +207,15 @@ class managed_ledger {
   awaitable<result<std::vector<entry>>> read_from_ledger(position first, position last, std::size_t max_bytes,
                                                          const managed_cursor* reader);
   awaitable<result<std::shared_ptr<ledger::ledger_reader>>> reader_for(ledger_id id);
+  // A storage read under way: [first, last] of one ledger. Its entries are in the cache
+  // when it is done (those the cache took).
+  struct storage_read {
+    ledger_id ledger;
+    entry_id first;
+    entry_id last;
+    std::shared_ptr<io::oneshot_signal> done;
+  };
+  const storage_read* storage_read_covering(position p) const;
   std::uint64_t entries_in(ledger_id id) const;
   std::uint32_t cursors_behind(position pos, const managed_cursor* except) const;
   awaitable<result<void>> trim_locked();
@@ -239,6 +251,7 @@ class managed_ledger {
 
   std::map<ledger_id, std::shared_ptr<ledger::ledger_reader>> _readers;
   entry_cache _cache;
+  std::vector<storage_read> _storage_reads;  // under way; a few at most (one per reading cursor)
   std::map<std::string, std::unique_ptr<managed_cursor>, std::less<>> _cursors;
   std::vector<std::shared_ptr<io::oneshot_signal>> _entry_waiters;
 

@@ -94,9 +94,24 @@ awaitable<result<std::vector<entry>>> managed_ledger::read_entries_for(position 
   co_return out;
 }
 
+const managed_ledger::storage_read* managed_ledger::storage_read_covering(position p) const {
+  for (const auto& r : _storage_reads) {
+    if (r.ledger == p.ledger() && r.first <= p.entry() && p.entry() <= r.last) return &r;
+  }
+  return nullptr;
+}
+
 awaitable<result<std::vector<entry>>> managed_ledger::read_from_ledger(position first, position last,
                                                                        std::size_t budget,
                                                                        const managed_cursor* reader) {
+  // Cursors that catch up together ask for the same entries at about the same time: one
+  // that finds another's storage read of them under way waits for it and takes them
+  // from the cache, rather than reading them from storage again.
+  if (const auto* under_way = storage_read_covering(first)) {
+    auto done = under_way->done;
+    ++_counters.reads_joined;
+    co_await done->wait();
+  }
   std::vector<entry> out;
   std::size_t bytes = 0;
   // Within the budget, but at least one entry.
@@ -125,6 +140,8 @@ awaitable<result<std::vector<entry>>> managed_ledger::read_from_ledger(position 
   const entry_id to(from.entry().value() + count - 1);
   result<std::vector<wire::shared_bytes>> read = success();
   const auto id = first.ledger();
+  auto done = std::make_shared<io::oneshot_signal>(co_await asio::this_coro::executor);
+  _storage_reads.push_back({id, from.entry(), to, done});
   if (_writer && _writer->id() == id) {
     auto writer = _writer;  // keeps it alive across the read if a rollover drops it
     read = co_await writer->read(from.entry(), to);
@@ -132,20 +149,34 @@ awaitable<result<std::vector<entry>>> managed_ledger::read_from_ledger(position 
     auto writer = _previous_writer;
     read = co_await writer->read(from.entry(), to);
   } else {
-    MAGNETAR_CO_TRY(ledger_reader, co_await reader_for(id));
-    read = co_await ledger_reader->read(from.entry(), to);
+    auto ledger_reader = co_await reader_for(id);
+    if (ledger_reader) {
+      read = co_await ledger_reader.value()->read(from.entry(), to);
+    } else {
+      read = fail(std::move(ledger_reader).error());
+    }
   }
+  // Whatever the outcome: a waiter finds the entries in the cache or reads them itself.
+  auto finish = [&] {
+    std::erase_if(_storage_reads, [&](const storage_read& r) { return r.done == done; });
+    done->fire();
+  };
   if (!read) {
+    finish();
     co_return fail(read.error().code(),
                    fmt::format("managed ledger {}: reading {}..{}: {}", _name, from, to, read.error().message()));
   }
   _counters.entries_read_from_storage += read.value().size();
   auto e = from.entry().value();
+  bool budget_spent = false;
   for (auto& data : read.value()) {
     const position pos(id, entry_id(e++));
+    // Every entry read goes to the cache, also past this reader's budget: a cursor that
+    // joined this read takes them from there.
     _cache.insert(pos, data, cursors_behind(pos, reader));
-    if (!take(pos, std::move(data))) break;
+    budget_spent = budget_spent || !take(pos, data);
   }
+  finish();
   co_return out;
 }
 

@@ -1,11 +1,16 @@
 #include "mledger/managed_ledger.h"
 
+#include "io/oneshot_signal.h"
+#include "io/run_on.h"
+
 #include "meta/errc.h"
 #include "mledger/errc.h"
 #include "mledger/managed_cursor.h"
 #include "mledger_test_cluster.h"
 
 #include <gtest/gtest.h>
+
+#include <optional>
 
 namespace magnetar::mledger {
 namespace {
@@ -140,6 +145,39 @@ TEST(managed_ledger, reads_of_new_entries_hit_the_cache_and_old_ones_go_to_stora
   ASSERT_EQ(c.run(reopened->read_entries(position::earliest(), 10)).value().size(), 4u);
   EXPECT_EQ(reopened->stats().entries_read_from_storage, 4u);
   EXPECT_EQ(reopened->stats().cache.hits, 4u);
+  ASSERT_TRUE(c.run(reopened->close()));
+}
+
+TEST(managed_ledger, a_read_of_entries_another_read_is_fetching_from_storage_waits_for_it) {
+  test_cluster c;
+  auto ml = c.open("t");
+  add_entries(c, *ml, 4);
+  ASSERT_TRUE(c.run(ml->close()));
+  ml.reset();
+
+  auto reopened = c.open("t");  // an empty cache: the entries are in storage only
+  std::optional<result<std::vector<entry>>> first;
+  std::optional<result<std::vector<entry>>> second;
+  c.run([&]() -> awaitable<void> {
+    auto executor = co_await asio::this_coro::executor;
+    io::oneshot_signal both(executor);
+    int left = 2;
+    io::spawn(executor, [&]() -> awaitable<void> {
+      first = co_await reopened->read_entries(position::earliest(), 10);
+      if (--left == 0) both.fire();
+    });
+    io::spawn(executor, [&]() -> awaitable<void> {
+      second = co_await reopened->read_entries(position::earliest(), 10);
+      if (--left == 0) both.fire();
+    });
+    co_await both.wait();
+  }());
+  ASSERT_TRUE(first && first->has_value());
+  ASSERT_TRUE(second && second->has_value());
+  EXPECT_EQ(texts(first->value()), names("e", 0, 4));
+  EXPECT_EQ(texts(second->value()), names("e", 0, 4));
+  EXPECT_EQ(reopened->stats().entries_read_from_storage, 4u);
+  EXPECT_EQ(reopened->stats().reads_joined, 1u);
   ASSERT_TRUE(c.run(reopened->close()));
 }
 
