@@ -175,6 +175,11 @@ awaitable<result<std::shared_ptr<topic>>> broker_service::get_topic(wire::topic_
 }
 
 awaitable<result<std::shared_ptr<topic>>> broker_service::load_topic(const wire::topic_name& name, bool create) {
+  if (name.is_scalable()) {
+    co_return fail(errc::not_allowed, fmt::format("{} is a scalable topic: its producers and consumers attach to "
+                                                  "its segments (the st API)",
+                                                  name.full()));
+  }
   if (!name.is_persistent()) {
     co_return fail(errc::not_allowed, fmt::format("{}: non-persistent topics are not supported", name.full()));
   }

@@ -55,14 +55,21 @@ result<topic_name> topic_name::parse(std::string_view name) {
   bool short_form = true;
   if (auto scheme = name.find("://"); scheme != std::string_view::npos) {
     out._domain = std::string(name.substr(0, scheme));
-    if (out._domain != "persistent" && out._domain != "non-persistent") {
-      return invalid("the domain must be persistent:// or non-persistent://");
+    if (out._domain != "persistent" && out._domain != "non-persistent" && out._domain != "topic" &&
+        out._domain != "segment") {
+      return invalid("the domain must be persistent://, non-persistent://, topic:// or segment://");
     }
     rest = name.substr(scheme + 3);
     short_form = false;
   }
   auto parts = split(rest, '/');
-  if (short_form && parts.size() == 1) {
+  if (out.is_segment()) {
+    // segment://t/n/<topic>/<start>-<end>-<id>: the local name keeps the slash.
+    if (parts.size() != 4 || parts[2].empty() || parts[3].empty()) {
+      return invalid("expected segment://<tenant>/<namespace>/<topic>/<start>-<end>-<id>");
+    }
+    parts = {parts[0], parts[1], rest.substr(parts[0].size() + parts[1].size() + 2)};
+  } else if (short_form && parts.size() == 1) {
     parts = {"public", "default", rest};
   } else if (parts.size() == 4) {
     return invalid("names with a cluster (tenant/cluster/namespace/topic) are not supported");
@@ -76,7 +83,7 @@ result<topic_name> topic_name::parse(std::string_view name) {
   if (!is_valid_name_part(out._tenant)) return invalid("the tenant may hold only letters, digits and -=:._");
   if (!is_valid_name_part(out._namespace)) return invalid("the namespace may hold only letters, digits and -=:._");
   if (out._local.empty()) return invalid("the topic's local name is empty");
-  out._partition = partition_index(out._local);
+  if (!out.is_segment() && !out.is_scalable()) out._partition = partition_index(out._local);
   return out;
 }
 

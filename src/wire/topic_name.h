@@ -5,6 +5,9 @@
 //   persistent://tenant/namespace/topic   as is; non-persistent:// is parsed too, and the
 //                                         broker decides what it serves
 //   .../topic-partition-3                 partition 3 of the partitioned topic .../topic
+//   topic://tenant/namespace/topic        a scalable topic (a DAG of segments)
+//   segment://tenant/ns/topic/0000-7fff-1 one segment of it, an ordinary persistent topic
+//                                         whose local name is "topic/0000-7fff-1"
 //
 // Names of the older four-part form (tenant/cluster/namespace/topic) are refused with a
 // message saying so. Used by the broker and the client alike. A plain value type.
@@ -27,7 +30,10 @@ class topic_name {
   const std::string& tenant() const { return _tenant; }
   const std::string& namespace_part() const { return _namespace; }  // "default"
   const std::string& local_name() const { return _local; }     // "t-partition-2"
-  bool is_persistent() const { return _domain == "persistent"; }
+  // Segments are stored like persistent topics.
+  bool is_persistent() const { return _domain == "persistent" || _domain == "segment"; }
+  bool is_scalable() const { return _domain == "topic"; }
+  bool is_segment() const { return _domain == "segment"; }
 
   // "persistent://tenant/ns/local"
   std::string full() const;

@@ -52,6 +52,30 @@ TEST(TopicName, ClusterFormIsRefusedWithReason) {
   EXPECT_NE(name.error().detail().find("cluster"), std::string::npos);
 }
 
+TEST(TopicName, ScalableTopicKeepsItsDomain) {
+  auto name = topic_name::parse("topic://acme/iot/orders");
+  ASSERT_TRUE(name);
+  EXPECT_TRUE(name.value().is_scalable());
+  EXPECT_FALSE(name.value().is_persistent());
+  EXPECT_EQ(name.value().full(), "topic://acme/iot/orders");
+}
+
+TEST(TopicName, SegmentLocalNameHoldsTopicAndDescriptor) {
+  auto name = topic_name::parse("segment://acme/iot/orders/0000-7fff-1");
+  ASSERT_TRUE(name);
+  EXPECT_TRUE(name.value().is_segment());
+  EXPECT_TRUE(name.value().is_persistent());
+  EXPECT_EQ(name.value().local_name(), "orders/0000-7fff-1");
+  EXPECT_EQ(name.value().namespace_name(), "acme/iot");
+  EXPECT_EQ(name.value().full(), "segment://acme/iot/orders/0000-7fff-1");
+  EXPECT_EQ(name.value().persistence_name(), "acme/iot/segment/orders/0000-7fff-1");
+}
+
+TEST(TopicName, SegmentWithoutDescriptorIsRefused) {
+  EXPECT_FALSE(topic_name::parse("segment://acme/iot/orders"));
+  EXPECT_FALSE(topic_name::parse("segment://acme/iot/orders/"));
+}
+
 TEST(TopicName, MalformedNamesAreRefused) {
   for (auto bad : {"", "a/b", "http://a/b/c", "persistent://a/b/", "persistent://a b/c/d", "a//c"}) {
     EXPECT_FALSE(topic_name::parse(bad)) << bad;
