@@ -221,4 +221,9 @@ awaitable<broker_metrics> broker_service::metrics() {
   co_return m;
 }
 
+// TEMPORARY until the topic-termination branch lands.
+awaitable<result<message_position>> broker_service::terminate_topic(wire::topic_name topic) {
+  co_return fail(errc::not_allowed, fmt::format("{}: termination is not implemented yet", topic.full()));
+}
+
 }  // namespace magnetar::broker

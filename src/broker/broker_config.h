@@ -75,6 +75,14 @@ struct broker_config {
   std::int64_t ttl_duration_default_in_seconds = 0;
   std::chrono::milliseconds message_expiry_check_interval = std::chrono::minutes(5);
 
+  // Scalable topics: how long a disconnected stream consumer keeps its segments
+  // (scalableTopicConsumerSessionGracePeriodSeconds), and how often a sealed segment's
+  // drain is checked for a subscription (first check, then doubling up to the max;
+  // magnetar's own settings, in milliseconds in the file).
+  std::chrono::milliseconds scalable_topic_consumer_session_grace_period = std::chrono::seconds(60);
+  std::chrono::milliseconds scalable_topic_drain_check_initial = std::chrono::milliseconds(100);
+  std::chrono::milliseconds scalable_topic_drain_check_max = std::chrono::seconds(5);
+
   // Backlog quotas (backlogQuota*): the check and its period (a duration here, seconds in
   // the file), and the quota of namespaces that set none (-1 bytes: no quota).
   bool backlog_quota_check_enabled = true;

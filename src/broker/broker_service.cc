@@ -1,10 +1,13 @@
 #include "broker/broker_service.h"
 
+#include "broker/scalable/scalable_service.h"
+
 #include "base/log.h"
 #include "broker/admin/namespace_resources.h"
 #include "broker/connection.h"
 #include "broker/errc.h"
 #include "broker/protocol_error.h"
+#include "broker/scalable/scalable_service.h"
 #include "broker/topic.h"
 #include "io/block_on.h"
 #include "io/run_on.h"
@@ -50,6 +53,17 @@ result<void> broker_service::start() {
                 fmt::format("cannot listen on {}:{}: {}", _config.bind_address, _config.broker_service_port, ec.message()));
   }
   _port = _acceptor->local_endpoint().port();
+  _scalable = std::make_unique<scalable::scalable_service>(
+      scalable::scalable_service_deps{
+          _deps.store, *this, _deps.clock, first, service_url(), service_url(),
+          [this](std::string namespace_name) -> awaitable<result<bool>> {
+            if (!_config.allow_auto_topic_creation) co_return false;
+            co_return co_await _deps.resources.namespace_exists(namespace_name);
+          }},
+      scalable::coordinator_settings{_config.scalable_topic_consumer_session_grace_period,
+                                     _config.scalable_topic_drain_check_initial,
+                                     _config.scalable_topic_drain_check_max});
+  MAGNETAR_TRY(io::block_on(first, _scalable->start()));
   MAGNETAR_TRY(pass, _accepting.enter());
   io::spawn(first.executor(), [this, held = std::make_shared<io::gate::pass>(std::move(pass))]() {
     return accept_loop(held);
@@ -83,9 +97,12 @@ void broker_service::connection_opened(const std::shared_ptr<connection>& c) {
 }
 
 void broker_service::connection_closed(std::uint64_t id) {
+  if (_scalable) _scalable->connection_closed(id);
   std::lock_guard lock(_connections_mutex);
   _connections.erase(id);
 }
+
+scalable_admin* broker_service::scalable_topics() { return _scalable.get(); }
 
 void broker_service::stop() {
   if (_acceptor) io::block_on(_deps.shards[0], stop_accepting());
@@ -97,6 +114,7 @@ void broker_service::stop() {
     }
   }
   for (auto& c : open) c->close();
+  if (_scalable) io::block_on(_deps.shards[0], _scalable->stop());
   for (unsigned i = 0; i < _deps.shards.size(); ++i) {
     auto& s = _deps.shards[i];
     io::block_on(s, unload_all(s));

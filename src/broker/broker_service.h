@@ -38,6 +38,9 @@ namespace magnetar::broker {
 
 class connection;
 class topic;
+namespace scalable {
+class scalable_service;
+}
 namespace admin {
 class namespace_resources;
 }
@@ -82,11 +85,16 @@ class broker_service final : public topic_admin {
   awaitable<result<int>> partitions_of(wire::topic_name name);
   std::string new_producer_name();
 
+  // Scalable topics (topic://): layouts, DAG watches, stream-consumer coordinators.
+  // Exists between start() and stop().
+  scalable::scalable_service& scalable() { return *_scalable; }
+
   // Connections register so that stop() can close them and metrics can count them.
   void connection_opened(const std::shared_ptr<connection>& c);
   void connection_closed(std::uint64_t id);
 
   // topic_admin
+  scalable_admin* scalable_topics() override;
   awaitable<result<void>> create_topic(wire::topic_name topic) override;
   awaitable<result<void>> delete_topic(wire::topic_name topic, bool force) override;
   awaitable<result<std::vector<std::string>>> list_topics(std::string namespace_name) override;
@@ -101,6 +109,7 @@ class broker_service final : public topic_admin {
                                                std::int64_t publish_time_ms) override;
   awaitable<result<void>> skip_messages(wire::topic_name topic, std::string subscription, std::uint64_t count) override;
   awaitable<result<void>> clear_backlog(wire::topic_name topic, std::string subscription) override;
+  awaitable<result<message_position>> terminate_topic(wire::topic_name topic) override;
   awaitable<void> policies_changed(std::string namespace_name) override;
   awaitable<std::map<std::string, topic_stats>> all_stats() override;
   awaitable<broker_metrics> metrics() override;
@@ -129,6 +138,7 @@ class broker_service final : public topic_admin {
   std::atomic<std::uint64_t> _total_connections{0};
   std::mutex _connections_mutex;
   std::map<std::uint64_t, std::weak_ptr<connection>> _connections;
+  std::unique_ptr<scalable::scalable_service> _scalable;
 };
 
 }  // namespace magnetar::broker

@@ -136,9 +136,14 @@ struct broker_metrics {
   std::uint64_t cache_evictions = 0;  // expired or evicted for size; not invalidations
 };
 
+class scalable_admin;
+
 class topic_admin {
  public:
   virtual ~topic_admin() = default;
+
+  // Scalable topics (topic://), when the broker serves them; null otherwise.
+  virtual scalable_admin* scalable_topics() { return nullptr; }
 
   // Creates a non-partitioned topic; errc::conflict when it exists.
   virtual awaitable<result<void>> create_topic(wire::topic_name topic) = 0;
@@ -168,6 +173,9 @@ class topic_admin {
   virtual awaitable<result<void>> skip_messages(wire::topic_name topic, std::string subscription,
                                                 std::uint64_t count) = 0;
   virtual awaitable<result<void>> clear_backlog(wire::topic_name topic, std::string subscription) = 0;
+  // No more messages: producers are closed and refused, consumers told when they reach
+  // the end. Returns the last message's position.
+  virtual awaitable<result<message_position>> terminate_topic(wire::topic_name topic) = 0;
 
   // A namespace's policies changed (deduplication, TTL, backlog quota, retention): its
   // loaded topics read them again now rather than at their next periodic refresh.

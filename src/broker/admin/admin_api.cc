@@ -123,6 +123,14 @@ void admin_api::register_routes(router& routes) {
   add("POST", topic + "/subscription/{subscription}/skip/{count}", &admin_api::skip);
   add("POST", topic + "/subscription/{subscription}/skip_all", &admin_api::skip_all);
 
+  const std::string scalable = "/admin/v2/scalable/{tenant}/{namespace}";
+  add("GET", scalable, &admin_api::list_scalable);
+  add("PUT", scalable + "/{topic}", &admin_api::create_scalable);
+  add("GET", scalable + "/{topic}", &admin_api::get_scalable);
+  add("DELETE", scalable + "/{topic}", &admin_api::delete_scalable);
+  add("POST", scalable + "/{topic}/split/{segment}", &admin_api::split_scalable);
+  add("POST", scalable + "/{topic}/merge/{first}/{second}", &admin_api::merge_scalable);
+
   add("GET", "/metrics", &admin_api::metrics);
 }
 

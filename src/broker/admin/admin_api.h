@@ -5,6 +5,7 @@
 //
 //   admin_api_namespaces.cc  clusters, tenants, namespaces and namespace policies
 //   admin_api_topics.cc      persistent topics, partitioned topics, stats, subscriptions
+//   admin_api_scalable.cc    scalable topics (topic://): create, layout, split, merge
 //   admin_api.cc             route table, shared helpers, /metrics
 //
 // Operations on a partitioned topic's subscriptions apply to every partition, as in
@@ -76,6 +77,15 @@ class admin_api {
   awaitable<http_response> reset_cursor(incoming_request request);
   awaitable<http_response> skip(incoming_request request);
   awaitable<http_response> skip_all(incoming_request request);
+
+  // admin_api_scalable.cc
+  scalable_admin* scalable() const;
+  awaitable<http_response> list_scalable(incoming_request request);
+  awaitable<http_response> create_scalable(incoming_request request);
+  awaitable<http_response> get_scalable(incoming_request request);
+  awaitable<http_response> delete_scalable(incoming_request request);
+  awaitable<http_response> split_scalable(incoming_request request);
+  awaitable<http_response> merge_scalable(incoming_request request);
 
   // admin_api.cc
   awaitable<http_response> metrics(incoming_request request);

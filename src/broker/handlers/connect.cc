@@ -31,6 +31,8 @@ void connect(connection& conn, const proto::CommandConnect& command) {
   connected.set_max_message_size(static_cast<std::int32_t>(conn.config().max_message_size));
   // Flags the broker honours; anything else stays at its default (off).
   connected.mutable_feature_flags()->set_supports_get_partitioned_metadata_without_auto_creation(true);
+  // The st SDKs (ours and upstream's) refuse a broker that does not say this.
+  connected.mutable_feature_flags()->set_supports_scalable_topics(true);
   conn.send(wire::encode_command(reply));
   spdlog::debug("connection {} ({}): connected, client {} protocol v{}", conn.id(), conn.remote_address(),
                      command.client_version(), version);

@@ -44,6 +44,9 @@ void dispatch(connection& conn, wire::frame& frame) {
     case T::CONSUMER_STATS: return consumer_stats(conn, c.consumerstats());
     case T::GET_SCHEMA: return get_schema(conn, c.getschema());
     case T::GET_OR_CREATE_SCHEMA: return get_or_create_schema(conn, c.getorcreateschema());
+    case T::SCALABLE_TOPIC_LOOKUP: return scalable_lookup(conn, c.scalabletopiclookup());
+    case T::SCALABLE_TOPIC_CLOSE: return scalable_close(conn, c.scalabletopicclose());
+    case T::SCALABLE_TOPIC_SUBSCRIBE: return scalable_subscribe(conn, c.scalabletopicsubscribe());
     default: return unsupported(conn, c);
   }
 }

@@ -42,5 +42,9 @@ void get_last_message_id(connection& conn, const proto::CommandGetLastMessageId&
 void consumer_stats(connection& conn, const proto::CommandConsumerStats& command);
 void get_schema(connection& conn, const proto::CommandGetSchema& command);
 void get_or_create_schema(connection& conn, const proto::CommandGetOrCreateSchema& command);
+// Scalable topics (scalable.cc): the layout watch and stream-consumer registration.
+void scalable_lookup(connection& conn, const proto::CommandScalableTopicLookup& command);
+void scalable_close(connection& conn, const proto::CommandScalableTopicClose& command);
+void scalable_subscribe(connection& conn, const proto::CommandScalableTopicSubscribe& command);
 
 }  // namespace magnetar::broker::handlers

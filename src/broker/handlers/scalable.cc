@@ -1,0 +1,36 @@
+#include "broker/broker_service.h"
+#include "broker/handlers/handler_support.h"
+#include "broker/handlers/handlers.h"
+#include "broker/scalable/scalable_service.h"
+
+namespace magnetar::broker::handlers {
+
+// Any broker answers a layout watch; a stream consumer registers with the controller
+// (this broker, in a standalone). The service answers from its own shard.
+void scalable_lookup(connection& conn, const proto::CommandScalableTopicLookup& command) {
+  if (!command.has_session_id() || !command.has_topic()) {
+    proto::BaseCommand reply;
+    reply.set_type(proto::BaseCommand::SCALABLE_TOPIC_UPDATE);
+    auto& update = *reply.mutable_scalabletopicupdate();
+    update.set_session_id(command.session_id());
+    update.set_error(proto::UnknownError);
+    update.set_message("SCALABLE_TOPIC_LOOKUP needs a session_id and a topic");
+    conn.send(wire::encode_command(reply));
+    return;
+  }
+  conn.broker().scalable().watch(conn.shared_from_this(), command);
+}
+
+void scalable_close(connection& conn, const proto::CommandScalableTopicClose& command) {
+  conn.broker().scalable().unwatch(conn.id(), command.session_id());
+}
+
+void scalable_subscribe(connection& conn, const proto::CommandScalableTopicSubscribe& command) {
+  if (missing(conn, command.has_request_id() && command.has_topic() && command.has_consumer_id(),
+              command.request_id(), "SCALABLE_TOPIC_SUBSCRIBE", "request_id, topic or consumer_id")) {
+    return;
+  }
+  conn.broker().scalable().subscribe(conn.shared_from_this(), command);
+}
+
+}  // namespace magnetar::broker::handlers
