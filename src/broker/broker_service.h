@@ -101,6 +101,7 @@ class broker_service final : public topic_admin {
                                                std::int64_t publish_time_ms) override;
   awaitable<result<void>> skip_messages(wire::topic_name topic, std::string subscription, std::uint64_t count) override;
   awaitable<result<void>> clear_backlog(wire::topic_name topic, std::string subscription) override;
+  awaitable<result<message_position>> terminate_topic(wire::topic_name topic) override;
   awaitable<void> policies_changed(std::string namespace_name) override;
   awaitable<std::map<std::string, topic_stats>> all_stats() override;
   awaitable<broker_metrics> metrics() override;

@@ -169,6 +169,12 @@ class topic_admin {
                                                 std::uint64_t count) = 0;
   virtual awaitable<result<void>> clear_backlog(wire::topic_name topic, std::string subscription) = 0;
 
+  // Terminates the topic (no more messages; producers closed, consumers told when they
+  // reach the end) and returns its last message's position ({ledger, -1} when it has
+  // none). Idempotent. errc::topic_not_found; errc::not_allowed for a partitioned
+  // topic's base name (terminate its partitions).
+  virtual awaitable<result<message_position>> terminate_topic(wire::topic_name topic) = 0;
+
   // A namespace's policies changed (deduplication, TTL, backlog quota, retention): its
   // loaded topics read them again now rather than at their next periodic refresh.
   virtual awaitable<void> policies_changed(std::string namespace_name) = 0;
