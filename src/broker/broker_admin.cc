@@ -153,6 +153,16 @@ awaitable<result<void>> broker_service::clear_backlog(wire::topic_name name, std
   });
 }
 
+awaitable<result<message_position>> broker_service::terminate_topic(wire::topic_name name) {
+  MAGNETAR_CO_TRY(partitions, co_await partitions_of(name));
+  if (partitions > 0) co_return fail(errc::not_allowed, "Termination of a partitioned topic is not allowed");
+  co_return co_await io::run_on(owner_of(name), [&]() -> awaitable<result<message_position>> {
+    MAGNETAR_CO_TRY(t, co_await get_topic(name, false));
+    MAGNETAR_CO_TRY(last, co_await t->terminate());
+    co_return message_position{last.ledger().value(), last.entry().value()};
+  });
+}
+
 awaitable<void> broker_service::policies_changed(std::string namespace_name) {
   for (unsigned i = 0; i < _deps.shards.size(); ++i) {
     co_await io::run_on(_deps.shards[i], [this, i, &namespace_name]() -> awaitable<void> {
@@ -219,11 +229,6 @@ awaitable<broker_metrics> broker_service::metrics() {
     m.cache_evictions += part.cache_evictions;
   }
   co_return m;
-}
-
-// TEMPORARY until the topic-termination branch lands.
-awaitable<result<message_position>> broker_service::terminate_topic(wire::topic_name topic) {
-  co_return fail(errc::not_allowed, fmt::format("{}: termination is not implemented yet", topic.full()));
 }
 
 }  // namespace magnetar::broker

@@ -158,7 +158,8 @@ awaitable<result<bool>> broker_service::topic_exists(const wire::topic_name& nam
 
 awaitable<result<int>> broker_service::partitions_of(wire::topic_name name) {
   // A partition is itself a plain topic; only a partitioned topic's base name has some.
-  if (name.partition() >= 0) co_return 0;
+  // A segment of a scalable topic is never partitioned.
+  if (name.partition() >= 0 || name.is_segment()) co_return 0;
   co_return co_await _deps.resources.partitioned_partitions(std::move(name));
 }
 

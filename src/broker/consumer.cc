@@ -80,7 +80,9 @@ void consumer::send_close() {
   _conn->send(wire::encode_command(command));
 }
 
-void consumer::send_reached_end_of_topic() {
+void consumer::reached_end_of_topic() {
+  if (_told_end_of_topic) return;
+  _told_end_of_topic = true;
   proto::BaseCommand command;
   command.set_type(proto::BaseCommand::REACHED_END_OF_TOPIC);
   command.mutable_reachedendoftopic()->set_consumer_id(_id);

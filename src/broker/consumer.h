@@ -73,7 +73,9 @@ class consumer {
   void send_active_change(bool active);
   // Tells the client the broker closed this consumer (it subscribes again).
   void send_close();
-  void send_reached_end_of_topic();
+  // REACHED_END_OF_TOPIC, once: the topic is terminated and the subscription has
+  // acknowledged every entry.
+  void reached_end_of_topic();
 
   rate_meter& meter() { return _meter; }
   const rate_meter& meter() const { return _meter; }
@@ -100,6 +102,7 @@ class consumer {
   rate_meter _meter;
   rate_meter _redeliveries;
   std::atomic<bool> _closed{false};
+  bool _told_end_of_topic = false;
 };
 
 }  // namespace magnetar::broker

@@ -39,6 +39,7 @@ proto::ServerError server_error_of(const error& e) {
   if (code == wire::errc::invalid_topic_name) return proto::InvalidTopicName;
   if (code == wire::errc::checksum_mismatch) return proto::ChecksumError;
   if (code.category() == make_error_code(meta::errc::not_found).category()) return proto::MetadataError;
+  if (code == mledger::errc::terminated) return proto::TopicTerminatedError;
   // Storage failures (a bookie, the managed ledger fenced or closing) are retriable
   // after a fresh lookup, which is what clients do on ServiceNotReady...
   if (code.category() == make_error_code(mledger::errc::closed).category()) return proto::ServiceNotReady;

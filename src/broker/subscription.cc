@@ -71,9 +71,25 @@ void subscription::remove_consumer(const consumer& c) {
 void subscription::flow(consumer& c, std::uint32_t permits) {
   c.add_permits(permits);
   _dispatcher->dispatch();
+  // A consumer that subscribed to a drained terminated topic learns it on its first FLOW
+  // (after its subscribe was answered, as upstream's dispatcher finds no more entries).
+  tell_end_of_topic_if_drained();
 }
 
 result<void> subscription::ack(consumer& c, const proto::CommandAck& ack) {
+  auto done = apply_ack(c, ack);
+  if (done) tell_end_of_topic_if_drained();
+  return done;
+}
+
+void subscription::tell_end_of_topic_if_drained() {
+  // The managed ledger's word, not the topic's: while a terminate is under way, adds it
+  // let in may still land.
+  if (_closing || !_topic.ledger().is_terminated() || _cursor->backlog() > 0) return;
+  for (const auto& c : _consumers) c->reached_end_of_topic();
+}
+
+result<void> subscription::apply_ack(consumer& c, const proto::CommandAck& ack) {
   if (ack.ack_type() == proto::CommandAck::Cumulative) {
     if (shares_entries(_type)) {
       return fail(errc::not_allowed, fmt::format("cumulative acks are not allowed on {} subscription {}",
@@ -195,6 +211,7 @@ awaitable<result<void>> subscription::skip(std::uint64_t count) {
     }
     p = ml.next_valid_position(p);
   }
+  tell_end_of_topic_if_drained();
   co_return success();
 }
 
@@ -205,6 +222,7 @@ awaitable<result<void>> subscription::clear_backlog() {
   for (const auto& c : _consumers) c->acked_upto(last);
   forget_upto(last);
   _dispatcher->cursor_moved();
+  tell_end_of_topic_if_drained();
   co_return success();
 }
 
@@ -215,6 +233,7 @@ result<void> subscription::expire_upto(mledger::position p) {
   forget_upto(p);
   // Entries due again after `p` stay due; the dispatcher drops the acknowledged ones.
   _dispatcher->acked_upto(p);
+  tell_end_of_topic_if_drained();
   return success();
 }
 

@@ -71,6 +71,11 @@ class subscription : public std::enable_shared_from_this<subscription> {
   // mark-delete position already.
   result<void> expire_upto(mledger::position p);
 
+  // On a terminated topic whose entries this subscription has all acknowledged: tells
+  // each consumer REACHED_END_OF_TOPIC (once each), as upstream does when the topic
+  // terminates, on an ack and when a consumer asks for more (FLOW).
+  void tell_end_of_topic_if_drained();
+
   // Stops dispatching, closes its consumers (CLOSE_CONSUMER to their clients when
   // `notify`), and waits for a read in flight.
   awaitable<void> close(bool notify);
@@ -90,6 +95,7 @@ class subscription : public std::enable_shared_from_this<subscription> {
   bool over_unacked_limit() const;
 
  private:
+  result<void> apply_ack(consumer& c, const proto::CommandAck& ack);
   result<void> ack_individual(consumer& c, const proto::MessageIdData& id);
   // Merges a batch-index ack; true when it completes the entry.
   bool ack_batch_indexes(mledger::position p, const proto::MessageIdData& id);

@@ -10,6 +10,7 @@
 #include "broker/producer.h"
 #include "broker/protocol_error.h"
 #include "io/run_on.h"
+#include "mledger/errc.h"
 
 #include <fmt/format.h>
 
@@ -26,7 +27,9 @@ topic::topic(broker_service& broker, wire::topic_name name, io::shard& shard,
       _ledger(std::move(ledger)),
       _gate(fmt::format("topic {}", _full_name)),
       _policies(resolve_policies(nullptr, broker.config())),
-      _dedup(std::make_unique<deduplication>(*_ledger, broker.config(), _full_name)) {}
+      _dedup(std::make_unique<deduplication>(*_ledger, broker.config(), _full_name)) {
+  _terminated.store(_ledger->is_terminated(), std::memory_order_release);
+}
 
 topic::~topic() = default;
 
@@ -66,6 +69,7 @@ awaitable<void> topic::tick_loop(std::shared_ptr<io::gate::pass> /*held*/) {
 result<std::shared_ptr<producer>> topic::add_producer(std::shared_ptr<connection> conn,
                                                       const proto::CommandProducer& request, std::string name) {
   if (_closing) return fail(errc::service_not_ready, fmt::format("topic {} is closing", _full_name));
+  if (is_terminated()) return fail(errc::topic_terminated, "Topic was already terminated");
   const auto mode = request.producer_access_mode();
   if (mode == proto::WaitForExclusive) {
     return fail(errc::not_allowed, "the WaitForExclusive access mode is not supported yet");
@@ -120,7 +124,12 @@ void topic::disconnect_producers() {
 void topic::publish(std::shared_ptr<producer> p, std::uint64_t sequence_id, std::uint64_t highest_sequence_id,
                     int messages, wire::shared_bytes entry, bool partial_chunk) {
   if (p->closed() || _closing) {
-    p->send_error(sequence_id, proto::ServiceNotReady, fmt::format("producer {} is closed", p->name()));
+    // Closed by a terminate: the entries it let in were answered before the close.
+    if (is_terminated() && !_closing) {
+      p->send_error(sequence_id, proto::TopicTerminatedError, "Topic was already terminated");
+    } else {
+      p->send_error(sequence_id, proto::ServiceNotReady, fmt::format("producer {} is closed", p->name()));
+    }
     return;
   }
   auto pass = _gate.enter();
@@ -165,6 +174,12 @@ awaitable<void> topic::append(std::shared_ptr<producer> p, std::uint64_t sequenc
     co_return;
   }
   if (deduplicated) _dedup->publish_failed(p->name());
+  if (added.error() == mledger::errc::terminated) {
+    // Raced a terminate: answered after the receipts of the entries it let in.
+    co_await wait_terminated();
+    p->send_error(sequence_id, proto::TopicTerminatedError, "Topic was already terminated");
+    co_return;
+  }
   spdlog::warn("{}: publish of {} from {} failed: {}", _full_name, sequence_id, p->name(), added.error());
   p->send_error(sequence_id, proto::PersistenceError, message_of(added.error()));
 }

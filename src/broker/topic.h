@@ -22,6 +22,7 @@
 #include "broker/topic_policies.h"
 #include "io/asio.h"
 #include "io/gate.h"
+#include "io/oneshot_signal.h"
 #include "io/shard.h"
 #include "io/timer.h"
 #include "mledger/managed_ledger.h"
@@ -29,6 +30,7 @@
 #include "wire/shared_bytes.h"
 #include "wire/topic_name.h"
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -72,7 +74,20 @@ class topic : public std::enable_shared_from_this<topic> {
   deduplication& dedup() { return *_dedup; }
   const deduplication& dedup() const { return *_dedup; }
 
-  // Producers. errc::producer_busy for a name in use or an access mode conflict.
+  // Seals the topic for good (upstream's terminate): the managed ledger takes no more
+  // adds and records its last position, which this returns; then every producer gets
+  // CLOSE_PRODUCER (their clients come back and are refused with TopicTerminatedError),
+  // and the consumers of subscriptions with nothing left to acknowledge get
+  // REACHED_END_OF_TOPIC (the others when they have acknowledged the rest). Publishes
+  // that race it get SEND_ERROR TopicTerminatedError, after the receipts of the entries
+  // it let in. Idempotent: a terminated topic answers its last position again.
+  awaitable<result<mledger::position>> terminate();
+  // terminate() began, or the managed ledger was found terminated at load. Any thread
+  // (a connection answers a SEND of a producer the termination closed).
+  bool is_terminated() const { return _terminated.load(std::memory_order_acquire); }
+
+  // Producers. errc::producer_busy for a name in use or an access mode conflict;
+  // errc::topic_terminated once the topic is terminated.
   result<std::shared_ptr<producer>> add_producer(std::shared_ptr<connection> conn, const proto::CommandProducer& request,
                                                  std::string name);
   void remove_producer(const producer& p);
@@ -127,6 +142,9 @@ class topic : public std::enable_shared_from_this<topic> {
   awaitable<void> policy_loop(std::shared_ptr<io::gate::pass> held);
   awaitable<result<std::shared_ptr<subscription>>> open_subscription(const proto::CommandSubscribe& request);
   awaitable<void> close_clients(bool notify);
+  // A publish the terminated managed ledger refused is answered once the termination
+  // completes, so the receipts of the entries it let in go out first.
+  awaitable<void> wait_terminated();
 
   broker_service& _broker;
   const wire::topic_name _name;
@@ -137,6 +155,9 @@ class topic : public std::enable_shared_from_this<topic> {
   std::unique_ptr<io::timer> _tick_timer;
   std::unique_ptr<io::timer> _policy_timer;
   bool _closing = false;
+  std::atomic<bool> _terminated{false};
+  // Fired when a terminate() under way completes (successfully or not).
+  std::shared_ptr<io::oneshot_signal> _terminate_done;
   topic_policies _policies;
   std::unique_ptr<deduplication> _dedup;
 

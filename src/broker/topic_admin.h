@@ -173,8 +173,10 @@ class topic_admin {
   virtual awaitable<result<void>> skip_messages(wire::topic_name topic, std::string subscription,
                                                 std::uint64_t count) = 0;
   virtual awaitable<result<void>> clear_backlog(wire::topic_name topic, std::string subscription) = 0;
-  // No more messages: producers are closed and refused, consumers told when they reach
-  // the end. Returns the last message's position.
+  // Terminates the topic (no more messages; producers closed, consumers told when they
+  // reach the end) and returns its last message's position ({ledger, -1} when it has
+  // none). Idempotent. errc::topic_not_found; errc::not_allowed for a partitioned
+  // topic's base name (terminate its partitions).
   virtual awaitable<result<message_position>> terminate_topic(wire::topic_name topic) = 0;
 
   // A namespace's policies changed (deduplication, TTL, backlog quota, retention): its

@@ -78,7 +78,10 @@ topic_internal_stats topic::internal_stats() const {
   out.number_of_entries = ml.entries;
   out.total_size = ml.size_bytes;
   out.last_confirmed_entry = fmt::format("{}", ml.last_confirmed);
-  out.state = _closing ? "Closed" : (_ledger->is_fenced() ? "Fenced" : "LedgerOpened");
+  out.state = _closing                   ? "Closed"
+              : _ledger->is_fenced()     ? "Fenced"
+              : _ledger->is_terminated() ? "Terminated"
+                                         : "LedgerOpened";
   for (const auto& l : _ledger->ledgers()) {
     out.ledgers.push_back({l.id.value(), l.entries, l.size, l.timestamp_ms});
   }

@@ -123,5 +123,6 @@ const std::string& consumer::subscription() const { return _impl ? _impl->subscr
 std::string consumer::consumer_name() const { return _impl ? _impl->consumer_name() : std::string(); }
 bool consumer::is_active() const { return _impl && _impl->is_active(); }
 bool consumer::is_connected() const { return _impl && _impl->is_connected(); }
+bool consumer::has_reached_end_of_topic() const { return _impl && _impl->has_reached_end_of_topic(); }
 
 }  // namespace magnetar

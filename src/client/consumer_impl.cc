@@ -82,6 +82,11 @@ bool consumer_impl::is_connected() const {
   return _state == state::ready;
 }
 
+bool consumer_impl::has_reached_end_of_topic() const {
+  std::lock_guard lock(_mutex);
+  return _end_of_topic;
+}
+
 error consumer_impl::closed_error_locked() const {
   if (_failure) return *_failure;
   return error(client_errc::already_closed,
@@ -266,6 +271,8 @@ awaitable<result<void>> consumer_impl::seek(std::optional<message_id> id, std::o
   std::lock_guard lock(_mutex);
   _seeking = false;
   if (!response) co_return response.error();
+  // Messages lie ahead again; the broker says so anew when the subscription drains.
+  _end_of_topic = false;
   // What is queued is from before the seek. The broker closes the consumer (as upstream)
   // or goes on from the new position; either way the next message is the sought one.
   return_permits_locked(static_cast<unsigned>(_queue.size()));

@@ -89,6 +89,7 @@ class consumer_impl final : public consumer_base,
   std::string consumer_name() const;
   bool is_active() const;
   bool is_connected() const;
+  bool has_reached_end_of_topic() const;
   const std::shared_ptr<client_impl>& client() const { return _client; }
 
   // consumer_listener
@@ -119,6 +120,10 @@ class consumer_impl final : public consumer_base,
   void arm_ack_timer_locked();
   void close_waiters_locked(const error& e, actions& out);
   error closed_error_locked() const;
+  // Nothing queued and nothing will come: the topic ended, or the consumer closed or failed.
+  bool drained_locked() const;
+  // What a receive of a drained consumer fails with.
+  error drained_error_locked() const;
   static void run(actions& a);
 
   // consumer_redelivery.cc
@@ -167,6 +172,9 @@ class consumer_impl final : public consumer_base,
   std::optional<std::uint64_t> _skip_before_publish_time;
   bool _seeking = false;
   bool _active = false;
+  // The broker said REACHED_END_OF_TOPIC (the topic is terminated and the subscription
+  // acknowledged everything): once the queue is empty, receives fail with
+  // topic_terminated instead of waiting. A seek clears it.
   bool _end_of_topic = false;
   batch_ack_tracker _batch_acks;
   ack_grouping _acks;

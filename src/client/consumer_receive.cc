@@ -158,9 +158,8 @@ result<message> consumer_impl::receive(std::optional<std::chrono::milliseconds> 
     return fail(client_errc::invalid_argument, "a blocking receive on a client io thread would deadlock");
   }
   std::unique_lock lock(_mutex);
-  MAGNETAR_TRY(wait_ready(_arrived, lock, timeout,
-                          [&] { return !_queue.empty() || _state == state::closed || _state == state::failed; }));
-  if (_queue.empty()) return closed_error_locked();
+  MAGNETAR_TRY(wait_ready(_arrived, lock, timeout, [&] { return !_queue.empty() || drained_locked(); }));
+  if (_queue.empty()) return drained_error_locked();
   auto m = std::move(_queue.front());
   _queue.pop_front();
   _queued_bytes -= m.size();
@@ -168,10 +167,21 @@ result<message> consumer_impl::receive(std::optional<std::chrono::milliseconds> 
   return m;
 }
 
+bool consumer_impl::drained_locked() const {
+  return _queue.empty() && (_end_of_topic || _state == state::closed || _state == state::failed);
+}
+
+error consumer_impl::drained_error_locked() const {
+  if (_state == state::closed || _state == state::failed) return closed_error_locked();
+  return error(client_errc::topic_terminated,
+               fmt::format("consumer {} on {}: the topic is terminated and every message was received",
+                           _consumer_name, _options.topic));
+}
+
 void consumer_impl::receive_async(std::function<void(result<message>)> done) {
   std::unique_lock lock(_mutex);
-  if (_state == state::closed || _state == state::failed) {
-    auto e = closed_error_locked();
+  if (drained_locked()) {
+    auto e = drained_error_locked();
     lock.unlock();
     done(e);
     return;
@@ -195,10 +205,10 @@ result<std::vector<message>> consumer_impl::batch_receive(const batch_receive_po
   const std::size_t max_messages = std::max<std::size_t>(1, policy.max_messages);
   std::unique_lock lock(_mutex);
   _arrived.wait_for(lock, policy.timeout, [&] {
-    return _queue.size() >= max_messages || _queued_bytes >= policy.max_bytes || _state == state::closed ||
-           _state == state::failed;
+    return _queue.size() >= max_messages || _queued_bytes >= policy.max_bytes || drained_locked() ||
+           (_end_of_topic && !_queue.empty());
   });
-  if (_queue.empty() && (_state == state::closed || _state == state::failed)) return closed_error_locked();
+  if (drained_locked()) return drained_error_locked();
   std::vector<message> out;
   std::size_t bytes = 0;
   while (!_queue.empty() && out.size() < max_messages) {
@@ -315,9 +325,21 @@ void consumer_impl::on_active_consumer_change(bool active) {
 }
 
 void consumer_impl::on_reached_end_of_topic() {
-  std::lock_guard lock(_mutex);
-  _end_of_topic = true;
-  spdlog::info("client: consumer {} on {}: reached the end of the terminated topic", _consumer_name, _options.topic);
+  actions out;
+  {
+    std::lock_guard lock(_mutex);
+    if (_end_of_topic) return;
+    _end_of_topic = true;
+    spdlog::info("client: consumer {} on {}: reached the end of the terminated topic", _consumer_name,
+                 _options.topic);
+    // Receives waiting on an empty queue would wait forever.
+    if (_queue.empty()) {
+      const auto e = drained_error_locked();
+      for (auto& w : std::exchange(_waiters, {})) out.push_back([w = std::move(w), e] { w(e); });
+    }
+  }
+  _arrived.notify_all();
+  run(out);
 }
 
 }  // namespace magnetar::client_detail

@@ -327,6 +327,17 @@ bool multi_topic_consumer::is_connected() const {
   return std::all_of(children.begin(), children.end(), [](const auto& c) { return c->consumer->is_connected(); });
 }
 
+bool multi_topic_consumer::has_reached_end_of_topic() const {
+  std::vector<child_ptr> children;
+  {
+    std::lock_guard lock(_mutex);
+    children = children_locked();
+  }
+  return !children.empty() && std::all_of(children.begin(), children.end(), [](const auto& c) {
+    return c->consumer->has_reached_end_of_topic();
+  });
+}
+
 std::vector<std::string> multi_topic_consumer::topics() const {
   std::lock_guard lock(_mutex);
   std::vector<std::string> out;

@@ -188,16 +188,27 @@ awaitable<void> producer_impl::reconnect() {
       co_return;
     }
     spdlog::warn("client: producer {} on {} failed for good: {}", _producer_name, _topic, r.error().message());
-    _state = state::failed;
-    fail_all_locked(r.error(), out);
+    fail_for_good_locked(r.error(), out);
   }
+  _room.notify_all();
   run(out);
+}
+
+void producer_impl::fail_for_good_locked(const error& e, actions& out) {
+  _state = e == client_errc::topic_terminated ? state::terminated : state::failed;
+  fail_all_locked(e, out);
 }
 
 awaitable<result<void>> producer_impl::close() {
   {
     std::lock_guard lock(_mutex);
     if (_state == state::closed || _state == state::closing) co_return success();
+    if (_state == state::terminated) {
+      // The broker let go of it already; nothing is pending.
+      _state = state::closed;
+      _reconnect_timer.cancel();
+      co_return success();
+    }
   }
   auto self = shared_from_this();
   auto start_flush = [self](std::function<void(result<void>)> done) { self->flush_async(std::move(done)); };

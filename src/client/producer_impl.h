@@ -62,7 +62,9 @@ class producer_impl final : public producer_base,
   void on_connection_closed(const std::shared_ptr<connection>& c) override;
 
  private:
-  enum class state { starting, ready, connecting, closing, closed, failed };
+  // terminated: the broker said TopicTerminatedError (on a SEND, or to the PRODUCER of a
+  // reconnect after it closed the producer): every send fails with topic_terminated.
+  enum class state { starting, ready, connecting, closing, closed, failed, terminated };
   using clock = std::chrono::steady_clock;
   using actions = std::vector<std::function<void()>>;
 
@@ -89,6 +91,8 @@ class producer_impl final : public producer_base,
   // Completes `o` (success or failure) into `out`, to run without the lock.
   void complete_locked(op& o, result<message_id> r, actions& out);
   void fail_all_locked(const error& e, actions& out);
+  // Enters `failed`, or `terminated` for topic_terminated, failing everything pending.
+  void fail_for_good_locked(const error& e, actions& out);
   static void run(actions& a);
 
   const std::shared_ptr<client_impl> _client;

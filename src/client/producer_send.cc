@@ -33,6 +33,9 @@ void producer_impl::send_async(message m, send_callback done) {
   if (_state == state::failed) {
     return refuse(client_errc::already_closed, fmt::format("producer {} on {} has failed", _producer_name, _topic));
   }
+  if (_state == state::terminated) {
+    return refuse(client_errc::topic_terminated, fmt::format("producer {}: topic {} is terminated", _producer_name, _topic));
+  }
   const std::size_t max_size = _connection ? _connection->max_message_size() : _client->config().max_frame_size;
   if (data->payload.size() > max_size) {
     return refuse(client_errc::message_too_big,
@@ -45,6 +48,10 @@ void producer_impl::send_async(message m, send_callback done) {
                     fmt::format("{} messages pending on producer {}", _pending_messages, _producer_name));
     }
     _room.wait(lock);
+    if (_state == state::terminated) {
+      return refuse(client_errc::topic_terminated,
+                    fmt::format("producer {}: topic {} is terminated", _producer_name, _topic));
+    }
     if (_state == state::closing || _state == state::closed || _state == state::failed) {
       return refuse(client_errc::already_closed, fmt::format("producer {} on {} is closed", _producer_name, _topic));
     }
@@ -169,6 +176,11 @@ void producer_impl::fail_all_locked(const error& e, actions& out) {
 
 void producer_impl::flush_async(std::function<void(result<void>)> done) {
   std::unique_lock lock(_mutex);
+  if (_state == state::terminated) {
+    lock.unlock();
+    done(fail(client_errc::topic_terminated, fmt::format("producer {}: topic {} is terminated", _producer_name, _topic)));
+    return;
+  }
   if (_state == state::closed || _state == state::failed) {
     lock.unlock();
     done(fail(client_errc::already_closed, fmt::format("producer {} on {} is closed", _producer_name, _topic)));
@@ -224,10 +236,11 @@ void producer_impl::on_send_error(const proto::CommandSendError& send_error) {
       _pending.pop_front();
       complete_locked(o, e, out);
     } else if (send_error.error() == proto::TopicTerminatedError || send_error.error() == proto::ProducerFenced) {
-      _state = state::failed;
+      // For good: nothing more will be stored (upstream's producer does the same).
+      spdlog::info("client: producer {} on {}: {}", _producer_name, _topic, e.message());
       fatal = true;
       broken = std::move(_connection);
-      fail_all_locked(e, out);
+      fail_for_good_locked(e, out);
     } else {
       // Anything else is the broker's trouble, not the message's: start over on a new
       // connection and send everything again, as upstream does.

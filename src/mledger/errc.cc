@@ -13,6 +13,7 @@ std::string_view describe(errc e) {
     case errc::invalid_name: return "invalid name";
     case errc::bad_metadata: return "bad managed ledger metadata";
     case errc::no_ledger: return "no ledger to write to";
+    case errc::terminated: return "managed ledger terminated";
   }
   return "unknown managed ledger error";
 }

@@ -21,6 +21,7 @@ enum class errc {
   invalid_name,      // a managed ledger or cursor name that can't be a metadata path
   bad_metadata,      // stored managed ledger or cursor metadata that does not parse (MetaStoreException)
   no_ledger,         // no ledger to write to: creating one failed; the next add retries
+  terminated,        // terminate() was called: no add is taken any more (ManagedLedgerTerminatedException)
 };
 
 constexpr std::string_view category_name(errc) { return "magnetar.mledger"; }

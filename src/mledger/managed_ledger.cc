@@ -67,6 +67,11 @@ awaitable<result<void>> managed_ledger::load() {
     _version = node->st.version;
     _properties = info.properties;
     for (const auto& l : info.ledgers) _ledger_list[l.id] = l;
+    if (info.terminated_at) {
+      _terminating = true;
+      _terminated_at = info.terminated_at;
+      _terminated_persisted = true;
+    }
     if (!_ledger_list.empty()) {
       // The last ledger was being written when its owner stopped, maybe by a crash:
       // recovery fences it and closes it at the last entry any bookie holds.
@@ -81,8 +86,10 @@ awaitable<result<void>> managed_ledger::load() {
         auto& info = _ledger_list[last];
         info.entries = static_cast<std::uint64_t>(reader.value()->last_entry().value() + 1);
         info.size = reader.value()->metadata().length;
-        info.timestamp_ms = wall_ms(_clock);
-        if (info.entries == 0) {
+        if (!_terminated_at) info.timestamp_ms = wall_ms(_clock);
+        // A terminated managed ledger keeps its last ledger even when empty: no new
+        // ledger follows it, and the chain is never empty.
+        if (info.entries == 0 && !_terminated_at) {
           _ledger_list.erase(last);
           empty_ledgers.push_back(last);
         } else {
@@ -95,6 +102,14 @@ awaitable<result<void>> managed_ledger::load() {
     const auto empty = to_json(managed_ledger_info{});
     MAGNETAR_CO_TRY(created, co_await _store.put(path, empty, -1));
     _version = created.version;
+  }
+  if (_terminated_at) {
+    // Terminated: nothing is written any more, so no ledger is created for writes (as
+    // upstream). The chain is never empty: terminate() keeps a last ledger.
+    if (_ledger_list.empty()) {
+      co_return fail(errc::bad_metadata, fmt::format("managed ledger {}: terminated without a ledger", _name));
+    }
+    co_return co_await load_cursors();
   }
   // As upstream: writes always go to a new ledger, never to one a previous owner opened.
   MAGNETAR_CO_TRY(co_await create_ledger());
@@ -133,6 +148,7 @@ awaitable<result<void>> managed_ledger::store_metadata() {
   managed_ledger_info info;
   for (const auto& [id, l] : _ledger_list) info.ledgers.push_back(l);
   info.properties = _properties;
+  info.terminated_at = _terminated_at;
   auto put = co_await _store.put(managed_ledger_path(_name), to_json(info), _version);
   if (!put) {
     if (put.error() == meta::errc::bad_version) {
@@ -142,6 +158,7 @@ awaitable<result<void>> managed_ledger::store_metadata() {
     co_return fail(std::move(put).error());
   }
   _version = put.value().version;
+  if (_terminated_at) _terminated_persisted = true;
   co_return success();
 }
 

@@ -20,6 +20,11 @@
 // crash leaves it open: recovery fences it and learns its last entry), drops it when
 // empty, creates a new ledger for writes, and loads the durable cursors.
 //
+// terminate() seals it for good (upstream's asyncTerminate): adds already taken complete,
+// later ones fail with errc::terminated, the last ledger is closed, and the metadata
+// records the last position, so a reopen (after a restart or a crash) finds it terminated
+// and creates no ledger for writes. Reads, cursors, acks and trimming go on as before.
+//
 // Owned by one shard: open() it from a coroutine on that shard, and call everything
 // there. Not thread-safe. Entries handed out are shared_bytes and may travel anywhere.
 // Before destruction, call close(), remove() or abandon(): they wait for the background
@@ -47,6 +52,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -110,8 +116,18 @@ class managed_ledger {
     _config.retention_size_bytes = size_bytes;
   }
 
-  // The entry's position once it, and every add before it, is durable.
+  // The entry's position once it, and every add before it, is durable. errc::terminated
+  // once terminate() was called.
   awaitable<result<position>> add_entry(wire::shared_bytes data);
+
+  // Takes no more adds: waits for those already taken, closes the current ledger and
+  // persists the terminated state with the last position, which it returns (the current
+  // ledger and entry -1 when the managed ledger holds no entry). Calling it again returns
+  // the same position; one that failed (the metadata store) may be called again.
+  // errc::fenced or errc::closed when the managed ledger can't be written any more.
+  awaitable<result<position>> terminate();
+  // The termination is done and persisted (also when it was found at open).
+  bool is_terminated() const { return _terminated_at.has_value() && _terminated_persisted; }
 
   // Up to max_entries entries from the first valid position at or after `from`, stopping
   // once max_bytes are gathered (at least one entry is returned when any is there) and at
@@ -201,6 +217,9 @@ class managed_ledger {
   void complete(const std::shared_ptr<pending_add>& op, result<position> outcome);
   void wake_entry_waiters();
 
+  // termination (managed_ledger_terminate.cc)
+  awaitable<result<position>> terminate_locked();
+
   // reads and trimming (managed_ledger_read.cc)
   awaitable<result<std::vector<entry>>> read_entries_for(position from, std::size_t max_entries, std::size_t max_bytes,
                                                          const managed_cursor* reader);
@@ -248,6 +267,12 @@ class managed_ledger {
   std::shared_ptr<io::oneshot_signal> _adds_drained;
   std::shared_ptr<io::oneshot_signal> _pending_empty;
   bool _rolling = false;
+  // terminate() began: adds are refused from then on.
+  bool _terminating = false;
+  // The last position, once the last ledger is closed for termination; every metadata
+  // write carries it from then on.
+  std::optional<position> _terminated_at;
+  bool _terminated_persisted = false;
 
   std::map<ledger_id, std::shared_ptr<ledger::ledger_reader>> _readers;
   entry_cache _cache;

@@ -34,6 +34,7 @@ awaitable<result<position>> managed_ledger::add_entry(wire::shared_bytes data) {
   if (_state != state::open) {
     co_return fail(_state == state::fenced ? errc::fenced : errc::closed, fmt::format("add to {}", _name));
   }
+  if (_terminating) co_return fail(errc::terminated, fmt::format("add to {}: it is terminated", _name));
   auto op = std::make_shared<pending_add>(std::move(data), _clock.now(), _executor);
   _pending.push_back(op);
   if (!_rolling) {
@@ -125,7 +126,7 @@ void managed_ledger::on_add_done(const std::shared_ptr<pending_add>& op, ledger_
 }
 
 void managed_ledger::start_rollover() {
-  if (_rolling || _state == state::fenced || _state == state::closed) return;
+  if (_rolling || _state == state::fenced || _state == state::closed || _terminated_at) return;
   auto pass = _gate.enter();
   if (!pass) return;  // stopping: abandon() fails what is queued
   _rolling = true;

@@ -58,7 +58,11 @@ std::string to_json(const managed_ledger_info& info) {
   for (const auto& l : info.ledgers) {
     ledgers.push_back({{"id", l.id.value()}, {"entries", l.entries}, {"size", l.size}, {"timestamp_ms", l.timestamp_ms}});
   }
-  return json{{"ledgers", std::move(ledgers)}, {"properties", info.properties}}.dump();
+  json out{{"ledgers", std::move(ledgers)}, {"properties", info.properties}};
+  if (info.terminated_at) {
+    out["terminated_at"] = {info.terminated_at->ledger().value(), info.terminated_at->entry().value()};
+  }
+  return out.dump();
 }
 
 result<managed_ledger_info> managed_ledger_info_from_json(std::string_view text) {
@@ -72,6 +76,10 @@ result<managed_ledger_info> managed_ledger_info_from_json(std::string_view text)
       }
     }
     if (j.contains("properties")) info.properties = j.at("properties").get<std::map<std::string, std::string>>();
+    if (j.contains("terminated_at")) {
+      const auto& at = j.at("terminated_at");
+      info.terminated_at = position(ledger_id(at.at(0).get<std::int64_t>()), entry_id(at.at(1).get<std::int64_t>()));
+    }
     return info;
   });
 }

@@ -3,13 +3,16 @@
 //
 //   /managed-ledgers/<name>           {"ledgers": [{"id": 7, "entries": 50000, "size": 5000000,
 //                                                    "timestamp_ms": 1700000000000}, ...],
-//                                      "properties": {...}}
+//                                      "properties": {...}, "terminated_at": [7, 49999]}
 //   /managed-ledgers/<name>/<cursor>  {"mark_delete": [7, 41], "individually_deleted": "<hex>",
 //                                      "ranges_dropped": 0, "properties": {...}}
 //
 // The last ledger of the list is the one being written; its entries and size are 0
 // until it is closed, and whoever opens the managed ledger next recovers it to learn
-// them. `individually_deleted` is range_set::serialize() in hex. Every update names the
+// them, unless the managed ledger is terminated (`terminated_at`, present only then: the
+// last entry it will ever hold, upstream's terminatedPosition): terminate() closed the
+// last ledger, and no ledger is written after it. `individually_deleted` is
+// range_set::serialize() in hex. Every update names the
 // version it read (compare-and-set), so a second owner fails instead of clobbering.
 // Plain value types and pure functions; thread-safe.
 #pragma once
@@ -21,6 +24,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +44,7 @@ struct ledger_info {
 struct managed_ledger_info {
   std::vector<ledger_info> ledgers;  // ascending ids; the last one is being written
   std::map<std::string, std::string> properties;
+  std::optional<position> terminated_at;
 
   friend bool operator==(const managed_ledger_info&, const managed_ledger_info&) = default;
 };

@@ -115,6 +115,7 @@ void admin_api::register_routes(router& routes) {
   add("GET", topic + "/stats", &admin_api::stats);
   add("GET", topic + "/partitioned-stats", &admin_api::partitioned_stats);
   add("GET", topic + "/internalStats", &admin_api::internal_stats);
+  add("POST", topic + "/terminate", &admin_api::terminate);
   add("GET", topic + "/subscriptions", &admin_api::list_subscriptions);
   add("PUT", topic + "/subscription/{subscription}", &admin_api::create_subscription);
   add("DELETE", topic + "/subscription/{subscription}", &admin_api::delete_subscription);

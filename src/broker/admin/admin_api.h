@@ -70,6 +70,7 @@ class admin_api {
   awaitable<http_response> stats(incoming_request request);
   awaitable<http_response> partitioned_stats(incoming_request request);
   awaitable<http_response> internal_stats(incoming_request request);
+  awaitable<http_response> terminate(incoming_request request);
   awaitable<http_response> list_subscriptions(incoming_request request);
   awaitable<http_response> create_subscription(incoming_request request);
   awaitable<http_response> delete_subscription(incoming_request request);

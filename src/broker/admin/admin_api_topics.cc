@@ -178,6 +178,17 @@ awaitable<http_response> admin_api::internal_stats(incoming_request request) {
   co_return json_ok(to_json(stats.value()));
 }
 
+// Answers the last message's id, as upstream's MessageIdImpl serializes it.
+awaitable<http_response> admin_api::terminate(incoming_request request) {
+  auto topic = detail::topic_from(request);
+  if (!topic) co_return error_to_response(topic.error());
+  if (_topics == nullptr) co_return detail::not_ready();
+  auto last = co_await _topics->terminate_topic(topic.value());
+  if (!last) co_return error_to_response(last.error());
+  const json id{{"ledgerId", last.value().ledger_id}, {"entryId", last.value().entry_id}, {"partitionIndex", -1}};
+  co_return json_ok(id);
+}
+
 awaitable<http_response> admin_api::list_subscriptions(incoming_request request) {
   auto topic = detail::topic_from(request);
   if (!topic) co_return error_to_response(topic.error());

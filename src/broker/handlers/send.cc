@@ -27,6 +27,11 @@ void send_error(connection& conn, const proto::CommandSend& command, proto::Serv
 void send(connection& conn, wire::frame& frame) {
   const auto& command = frame.command.send();
   auto it = conn.producers().find(command.producer_id());
+  if (it != conn.producers().end() && it->second->closed() && it->second->owner()->is_terminated()) {
+    // Closed by a terminate: the client learns why (and stops), not just that it's gone.
+    send_error(conn, command, proto::TopicTerminatedError, "Topic was already terminated");
+    return;
+  }
   if (it == conn.producers().end() || it->second->closed()) {
     send_error(conn, command, proto::NotAllowedError,
                fmt::format("no producer with id {} on this connection", command.producer_id()));

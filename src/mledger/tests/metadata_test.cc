@@ -14,6 +14,16 @@ TEST(mledger_metadata, managed_ledger_info_round_trips_through_json) {
   EXPECT_EQ(managed_ledger_info_from_json(to_json(info)).value(), info);
 }
 
+TEST(mledger_metadata, a_terminated_managed_ledger_keeps_its_last_position_through_json) {
+  managed_ledger_info info;
+  info.ledgers = {{ledger_id(3), 10, 1000, 17}};
+  info.terminated_at = position(ledger_id(3), entry_id(9));
+  auto back = managed_ledger_info_from_json(to_json(info)).value();
+  EXPECT_EQ(back, info);
+  info.terminated_at.reset();
+  EXPECT_FALSE(managed_ledger_info_from_json(to_json(info)).value().terminated_at);
+}
+
 TEST(mledger_metadata, cursor_info_round_trips_with_its_acked_ranges) {
   cursor_info info;
   info.mark_delete = position(ledger_id(3), entry_id(4));

@@ -3,6 +3,8 @@
 #include "broker/admin/admin_server.h"
 #include "broker/admin/http_client.h"
 #include "broker/broker_service.h"
+#include "broker/errc.h"
+#include "io/block_on.h"
 #include "ledger/tests/ledger_test_cluster.h"
 
 #include <gmock/gmock.h>
@@ -121,6 +123,44 @@ TEST_F(broker_routes_test, deletes_a_topic) {
   ASSERT_EQ(call("PUT", topic).status, 204);
   EXPECT_EQ(call("DELETE", topic).status, 204);
   EXPECT_EQ(call("GET", std::string(topic) + "/stats").status, 404);
+}
+
+TEST_F(broker_routes_test, terminate_answers_the_last_message_id_and_the_state_shows_it) {
+  ASSERT_EQ(call("PUT", topic).status, 204);
+  auto r = call("POST", std::string(topic) + "/terminate");
+  ASSERT_EQ(r.status, 200) << r.body;
+  auto last = body_of(r);
+  EXPECT_EQ(last["entryId"], -1);  // nothing was published
+  EXPECT_EQ(last["partitionIndex"], -1);
+  EXPECT_TRUE(last["ledgerId"].is_number_integer());
+  EXPECT_EQ(body_of(call("POST", std::string(topic) + "/terminate")), last);
+  EXPECT_EQ(body_of(call("GET", std::string(topic) + "/internalStats"))["state"], "Terminated");
+}
+
+TEST_F(broker_routes_test, terminate_of_a_missing_topic_is_404) {
+  EXPECT_EQ(call("POST", "/admin/v2/persistent/public/default/ghost/terminate").status, 404);
+}
+
+TEST_F(broker_routes_test, terminate_of_a_partitioned_topic_is_405) {
+  ASSERT_EQ(call("PUT", std::string(topic) + "/partitions", "2").status, 204);
+  EXPECT_EQ(call("POST", std::string(topic) + "/terminate").status, 405);
+}
+
+// What the scalable-topic controller calls to seal a segment.
+TEST_F(broker_routes_test, the_broker_terminates_a_segment_topic) {
+  auto name = wire::topic_name::parse("segment://public/default/st/0000-7fff-1").value();
+  ASSERT_TRUE(io::block_on(cluster.shards[1], broker->create_topic(name)));
+  auto last = io::block_on(cluster.shards[1], broker->terminate_topic(name));
+  ASSERT_TRUE(last) << last.error();
+  EXPECT_EQ(last.value().entry_id, -1);
+  auto again = io::block_on(cluster.shards[1], broker->terminate_topic(name));
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again.value().ledger_id, last.value().ledger_id);
+  auto stats = io::block_on(cluster.shards[1], broker->internal_stats(name));
+  ASSERT_TRUE(stats);
+  EXPECT_EQ(stats.value().state, "Terminated");
+  auto missing = wire::topic_name::parse("segment://public/default/st/8000-ffff-2").value();
+  EXPECT_EQ(io::block_on(cluster.shards[1], broker->terminate_topic(missing)).error(), errc::topic_not_found);
 }
 
 TEST_F(broker_routes_test, metrics_include_a_loaded_topic) {

@@ -119,6 +119,11 @@ class consumer {
   // Failover and Exclusive: whether the broker says this consumer is the one receiving.
   bool is_active() const;
   bool is_connected() const;
+  // The topic is terminated and this subscription has received and acknowledged every
+  // message (the broker said REACHED_END_OF_TOPIC; for a consumer of several topics,
+  // every one of them). Once what is queued is taken, receives fail with
+  // topic_terminated instead of waiting.
+  bool has_reached_end_of_topic() const;
 
  private:
   friend class client;
