@@ -205,6 +205,13 @@ awaitable<result<std::shared_ptr<topic>>> broker_service::load_topic(const wire:
   MAGNETAR_CO_TRY(exists, co_await topic_exists(name));
   if (!exists) {
     if (!create) co_return fail(errc::topic_not_found, fmt::format("Topic {} does not exist", name.full()));
+    // Only the scalable topic's controller makes segments: a client still writing to a
+    // deleted topic's segment must not bring it back.
+    if (name.is_segment()) {
+      co_return fail(errc::topic_not_found,
+                     fmt::format("Segment {} does not exist (its scalable topic's controller creates segments)",
+                                 name.full()));
+    }
     if (!_config.allow_auto_topic_creation) {
       co_return fail(errc::topic_not_found,
                      fmt::format("Topic {} does not exist and allowAutoTopicCreation is off", name.full()));

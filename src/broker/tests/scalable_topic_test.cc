@@ -163,6 +163,13 @@ TEST_F(scalable_topic_test, SplitSealsTheParentSegmentForProducers) {
   EXPECT_EQ(refused.error(), proto::TopicTerminatedError);
 }
 
+TEST_F(scalable_topic_test, SegmentsAreNotAutoCreatedByClients) {
+  auto client = connected_client();
+  client->send(producer_command("segment://public/default/orders/0000-ffff-0", 1, 1));
+  auto refused = client->expect(proto::BaseCommand::ERROR).command.error();
+  EXPECT_EQ(refused.error(), proto::TopicNotFound);
+}
+
 TEST_F(scalable_topic_test, StreamConsumersShareTheSegmentsByName) {
   EXPECT_EQ(call("PUT", path("orders") + "?numInitialSegments=4").status, 204);
   auto first = connected_client();

@@ -228,6 +228,10 @@ TEST_F(terminate_test, TerminatingAMissingTopicIs404) {
 // local name: looked up, produced to and consumed from like one.
 TEST_F(terminate_test, ASegmentTopicIsServedLikeAPersistentOne) {
   const std::string segment = "segment://public/default/st/0000-ffff-0";
+  // Segments exist once their scalable topic's controller made them.
+  auto created = admin::http_request("127.0.0.1", server->web_port(), "PUT", "/admin/v2/scalable/public/default/st");
+  ASSERT_TRUE(created) << created.error();
+  ASSERT_EQ(created.value().status, 204) << created.value().body;
   auto client = connected_client();
   proto::BaseCommand metadata_request;
   metadata_request.set_type(proto::BaseCommand::PARTITIONED_METADATA);
