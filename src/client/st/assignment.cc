@@ -66,18 +66,31 @@ assignment_diff diff(const assignment& before, const assignment& after) {
 }
 
 bool assignment_gate::offer(assignment a) {
-  std::lock_guard lock(_mutex);
-  if (_current && a.layout_epoch < _current->layout_epoch) return false;
-  std::optional<assignment> previous = std::move(_current);
-  _current = std::move(a);
-  if (_listener) _listener(*_current, previous);
+  std::lock_guard serial(_deliver);
+  listener l;
+  std::optional<assignment> previous;
+  assignment applied;
+  {
+    std::lock_guard lock(_mutex);
+    if (_current && a.layout_epoch < _current->layout_epoch) return false;
+    previous = std::move(_current);
+    _current = std::move(a);
+    applied = *_current;
+    l = _listener;
+  }
+  if (l) l(applied, previous);
   return true;
 }
 
 void assignment_gate::set_listener(listener l) {
-  std::lock_guard lock(_mutex);
-  _listener = std::move(l);
-  if (_listener && _current) _listener(*_current, std::nullopt);
+  std::lock_guard serial(_deliver);
+  std::optional<assignment> current;
+  {
+    std::lock_guard lock(_mutex);
+    _listener = l;
+    current = _current;
+  }
+  if (l && current) l(*current, std::nullopt);
 }
 
 void assignment_gate::clear_listener() {

@@ -12,8 +12,9 @@
 // assignment was applied is called with it at once (replay), so appliers must be
 // idempotent.
 //
-// Thread-safe. The listener runs under the gate's lock, so calls come in the order the
-// assignments were applied and never overlap; it must not call back into the gate.
+// Thread-safe. Listener calls never overlap and come in the order the assignments were
+// applied; the listener may call clear_listener (its owner going away), not offer or
+// set_listener.
 #pragma once
 
 #include "base/result.h"
@@ -82,6 +83,8 @@ class assignment_gate {
   std::int64_t epoch() const;
 
  private:
+  // Held across listener calls (taken before _mutex), so they come one at a time in order.
+  std::mutex _deliver;
   mutable std::mutex _mutex;
   std::optional<assignment> _current;
   listener _listener;

@@ -248,6 +248,11 @@ void fake_st_broker::handle(const std::shared_ptr<connection>& c, const proto::B
     case proto::BaseCommand::SCALABLE_TOPIC_LOOKUP: {
       const auto& l = cmd.scalabletopiclookup();
       c->sessions[l.session_id()] = l.topic();
+      {
+        std::lock_guard lock(_mutex);
+        ++_layout_lookups;
+      }
+      changed();
       push_layout(c, l.session_id(), l.topic());
       return;
     }
@@ -265,6 +270,7 @@ void fake_st_broker::handle(const std::shared_ptr<connection>& c, const proto::B
       auto& r = *out.mutable_scalabletopicsubscriberesponse();
       r.set_request_id(s.request_id());
       std::lock_guard lock(_mutex);
+      ++_scalable_subscribes;
       if (!_assignment) {
         r.set_error(proto::TopicNotFound);
         r.set_message("no such scalable topic");
@@ -273,6 +279,7 @@ void fake_st_broker::handle(const std::shared_ptr<connection>& c, const proto::B
         c->registered.insert(s.consumer_id());
       }
       c->send(out);
+      changed();
       return;
     }
     default:
@@ -400,6 +407,27 @@ std::vector<fake_st_broker::ack> fake_st_broker::acks() const {
 std::set<std::uint64_t> fake_st_broker::closed_sessions() const {
   std::lock_guard lock(_mutex);
   return _closed_sessions;
+}
+
+void fake_st_broker::drop_connections() {
+  std::promise<void> done;
+  asio::post(_io, [this, &done] {
+    boost::system::error_code ec;
+    for (auto& c : _connections) c->socket.close(ec);
+    _connections.clear();
+    done.set_value();
+  });
+  done.get_future().wait();
+}
+
+std::size_t fake_st_broker::layout_lookups() const {
+  std::lock_guard lock(_mutex);
+  return _layout_lookups;
+}
+
+std::size_t fake_st_broker::scalable_subscribes() const {
+  std::lock_guard lock(_mutex);
+  return _scalable_subscribes;
 }
 
 std::size_t fake_st_broker::refused_sends() const {

@@ -69,6 +69,11 @@ class fake_st_broker {
   std::vector<ack> acks() const;
   // SCALABLE_TOPIC_CLOSE received, by session id.
   std::set<std::uint64_t> closed_sessions() const;
+  // Closes every client connection (clients reconnect).
+  void drop_connections();
+  // SCALABLE_TOPIC_LOOKUPs and SCALABLE_TOPIC_SUBSCRIBEs received.
+  std::size_t layout_lookups() const;
+  std::size_t scalable_subscribes() const;
   // SENDs refused because their topic is sealed.
   std::size_t refused_sends() const;
   // Segment topics a consumer subscribed to (in order).
@@ -115,6 +120,8 @@ class fake_st_broker {
   std::set<std::uint64_t> _closed_sessions;
   std::vector<std::string> _subscriptions;
   std::size_t _refused = 0;
+  std::size_t _layout_lookups = 0;
+  std::size_t _scalable_subscribes = 0;
   std::vector<std::shared_ptr<connection>> _connections;
 };
 

@@ -211,6 +211,46 @@ TEST_F(st_client_test, a_split_keeps_every_keys_order) {
   EXPECT_EQ(stored, sent);
 }
 
+TEST_F(st_client_test, a_producer_follows_the_layout_after_a_reconnect) {
+  broker.set_layout(topic, one_segment());
+  auto c = make_client();
+  auto p = c.create_producer(topic, unbatched());
+  ASSERT_TRUE(p) << p.error();
+  ASSERT_TRUE(p.value().send(message_builder().payload("before").build()));
+  broker.drop_connections();
+  // The session looks the layout up again on a new connection.
+  ASSERT_TRUE(broker.wait_until([&] { return broker.layout_lookups() >= 2; }));
+  broker.seal(segment_topic(0, 0, 0xFFFF));
+  broker.set_layout(topic, split_of_zero());
+  auto id = p.value().send(message_builder().key("key-0").payload("after").build());
+  ASSERT_TRUE(id) << id.error();
+  EXPECT_EQ(id.value().segment_id(), 2);  // key-0 hashes to 0xe337
+}
+
+TEST_F(st_client_test, a_stream_consumer_registers_again_after_a_reconnect) {
+  broker.set_layout(topic, two_segments());
+  proto::ScalableConsumerAssignment a;
+  assign(a, 0, 0, 0x7FFF);
+  broker.set_assignment(a);
+  auto c = make_client();
+  stream_consumer_config sc;
+  sc.position = initial_position::earliest;
+  auto s = c.subscribe_stream(topic, "sub", sc);
+  ASSERT_TRUE(s) << s.error();
+  broker.drop_connections();
+  ASSERT_TRUE(broker.wait_until([&] { return broker.scalable_subscribes() >= 2; }));
+  // The new registration's pushes reach it.
+  proto::ScalableConsumerAssignment b;
+  b.set_layout_epoch(2);
+  assign(b, 1, 0x8000, 0xFFFF);
+  broker.set_assignment(b);
+  const auto high = segment_topic(1, 0x8000, 0xFFFF);
+  broker.publish(high, "k", "pushed");
+  auto m = s.value().receive(10s);
+  ASSERT_TRUE(m) << m.error();
+  EXPECT_EQ(m.value().payload(), "pushed");
+}
+
 TEST_F(st_client_test, a_stream_consumer_reads_its_segments_and_one_cumulative_ack_settles_both) {
   broker.set_layout(topic, two_segments());
   proto::ScalableConsumerAssignment a;
