@@ -37,9 +37,16 @@ awaitable<result<std::shared_ptr<client_detail::connection>>> assignment_session
   const auto& url = first.value()->controller_url();
   if (url) {
     auto address = client_detail::parse_broker_url(*url);
-    if (address) co_return co_await _client->pool().get(address.value(), address.value(), _consumer_id);
-    spdlog::warn("client: st consumer {} on {}: controller url '{}': {}; asking the topic's broker", _consumer_name,
-                 _topic, *url, address.error().message());
+    std::optional<error> failure;
+    if (address) {
+      auto direct = co_await _client->pool().get(address.value(), address.value(), _consumer_id);
+      if (direct) co_return direct;
+      failure = direct.error();
+    } else {
+      failure = address.error();
+    }
+    spdlog::warn("client: st consumer {} on {}: controller at '{}': {}; asking the topic's broker", _consumer_name,
+                 _topic, *url, failure->message());
   }
   co_return co_await _client->connection_for(lookup_name_of(_topic), _consumer_id);
 }

@@ -2,7 +2,8 @@
 // which assigns it whole segments.
 //
 // One registration: a one-shot layout watch finds the controller (the DAG names its
-// url; without one, the classic lookup's broker is asked and must forward), the
+// url; without one, or when it can't be reached, the classic lookup's broker is asked
+// and must forward), the
 // connection must support scalable topics, then SCALABLE_TOPIC_SUBSCRIBE{topic,
 // subscription, consumer_name (the registration key, stable across reconnects),
 // consumer_id (tags the pushes), STREAM}. The response carries the first assignment;
