@@ -46,6 +46,9 @@ proto::BaseCommand connect_command(const std::string& proxy_to_broker_url) {
   m.set_auth_method_name("none");
   if (!proxy_to_broker_url.empty()) m.set_proxy_to_broker_url(proxy_to_broker_url);
   m.mutable_feature_flags()->set_supports_auth_refresh(false);
+  // Scalable topics (magnetar::st): the broker answers SCALABLE_TOPIC_* only to clients
+  // that say so, as upstream's.
+  m.mutable_feature_flags()->set_supports_scalable_topics(true);
   return c;
 }
 
@@ -268,6 +271,8 @@ std::optional<std::uint64_t> response_request_id(const proto::BaseCommand& c) {
     case proto::BaseCommand::GET_TOPICS_OF_NAMESPACE_RESPONSE: return c.gettopicsofnamespaceresponse().request_id();
     case proto::BaseCommand::GET_SCHEMA_RESPONSE: return c.getschemaresponse().request_id();
     case proto::BaseCommand::GET_OR_CREATE_SCHEMA_RESPONSE: return c.getorcreateschemaresponse().request_id();
+    case proto::BaseCommand::SCALABLE_TOPIC_SUBSCRIBE_RESPONSE:
+      return c.scalabletopicsubscriberesponse().request_id();
     case proto::BaseCommand::ACK_RESPONSE:
       if (c.ackresponse().has_request_id()) return c.ackresponse().request_id();
       return std::nullopt;

@@ -52,6 +52,11 @@ void connection::when_ready(ready_callback done) {
   _ready_waiters.push_back(std::move(done));
 }
 
+bool connection::supports_scalable_topics() const {
+  std::lock_guard lock(_mutex);
+  return _supports_scalable_topics;
+}
+
 bool connection::is_closed() const {
   std::lock_guard lock(_mutex);
   return _state == state::closed;
@@ -131,6 +136,7 @@ void connection::on_frame(wire::frame& f) {
         if (c.connected().has_max_message_size() && c.connected().max_message_size() > 0) {
           _max_message_size = static_cast<std::size_t>(c.connected().max_message_size());
         }
+        _supports_scalable_topics = c.connected().feature_flags().supports_scalable_topics();
       }
       handshake_done(success());
       return;
@@ -173,6 +179,32 @@ void connection::on_frame(wire::frame& f) {
       } else {
         l->on_reached_end_of_topic();
       }
+      return;
+    }
+    case proto::BaseCommand::SCALABLE_TOPIC_UPDATE: {
+      std::shared_ptr<dag_watch_listener> l;
+      {
+        std::lock_guard lock(_mutex);
+        auto it = _dag_watches.find(c.scalabletopicupdate().session_id());
+        if (it != _dag_watches.end()) l = it->second.lock();
+      }
+      if (!l) {
+        // A session closed meanwhile; not a protocol error.
+        spdlog::debug("client: layout update for unknown session {} from {}", c.scalabletopicupdate().session_id(),
+                      _logical.to_string());
+        return;
+      }
+      l->on_scalable_topic_update(shared_from_this(), c.scalabletopicupdate());
+      return;
+    }
+    case proto::BaseCommand::SCALABLE_TOPIC_ASSIGNMENT_UPDATE: {
+      std::shared_ptr<assignment_listener> l;
+      {
+        std::lock_guard lock(_mutex);
+        auto it = _assignment_listeners.find(c.scalabletopicassignmentupdate().consumer_id());
+        if (it != _assignment_listeners.end()) l = it->second.lock();
+      }
+      if (l) l->on_assignment_update(shared_from_this(), c.scalabletopicassignmentupdate());
       return;
     }
     case proto::BaseCommand::CLOSE_PRODUCER: {
@@ -340,6 +372,39 @@ void connection::remove_consumer(std::uint64_t consumer_id) {
   _consumers.erase(consumer_id);
 }
 
+void connection::add_dag_watch(std::uint64_t session_id, std::weak_ptr<dag_watch_listener> listener) {
+  {
+    std::lock_guard lock(_mutex);
+    if (_state != state::closed) {
+      _dag_watches[session_id] = std::move(listener);
+      return;
+    }
+  }
+  asio::post(_shard.executor(), [self = shared_from_this(), listener = std::move(listener)] {
+    if (auto l = listener.lock()) l->on_connection_closed(self);
+  });
+}
+void connection::remove_dag_watch(std::uint64_t session_id) {
+  std::lock_guard lock(_mutex);
+  _dag_watches.erase(session_id);
+}
+void connection::add_assignment_listener(std::uint64_t consumer_id, std::weak_ptr<assignment_listener> listener) {
+  {
+    std::lock_guard lock(_mutex);
+    if (_state != state::closed) {
+      _assignment_listeners[consumer_id] = std::move(listener);
+      return;
+    }
+  }
+  asio::post(_shard.executor(), [self = shared_from_this(), listener = std::move(listener)] {
+    if (auto l = listener.lock()) l->on_connection_closed(self);
+  });
+}
+void connection::remove_assignment_listener(std::uint64_t consumer_id) {
+  std::lock_guard lock(_mutex);
+  _assignment_listeners.erase(consumer_id);
+}
+
 void connection::arm_tick() {
   _tick.expires_after(tick_interval);
   _tick.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
@@ -397,9 +462,13 @@ void connection::close_on_shard(error why) {
   std::map<std::uint64_t, pending_request> requests;
   std::map<std::uint64_t, std::weak_ptr<producer_listener>> producers;
   std::map<std::uint64_t, std::weak_ptr<consumer_listener>> consumers;
+  std::map<std::uint64_t, std::weak_ptr<dag_watch_listener>> dag_watches;
+  std::map<std::uint64_t, std::weak_ptr<assignment_listener>> assignment_listeners;
   {
     std::lock_guard lock(_mutex);
     if (_state == state::closed) return;
+    dag_watches.swap(_dag_watches);
+    assignment_listeners.swap(_assignment_listeners);
     _state = state::closed;
     waiters.swap(_ready_waiters);
     requests.swap(_requests);
@@ -424,6 +493,12 @@ void connection::close_on_shard(error why) {
     if (auto p = weak.lock()) p->on_connection_closed(self);
   }
   for (auto& [id, weak] : consumers) {
+    if (auto l = weak.lock()) l->on_connection_closed(self);
+  }
+  for (auto& [id, weak] : dag_watches) {
+    if (auto l = weak.lock()) l->on_connection_closed(self);
+  }
+  for (auto& [id, weak] : assignment_listeners) {
     if (auto l = weak.lock()) l->on_connection_closed(self);
   }
 }

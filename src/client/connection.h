@@ -3,7 +3,9 @@
 // It connects, sends CONNECT (protocol v21) and waits for CONNECTED; then it reads frames
 // and routes them: responses to the request that carries their request id, receipts to
 // the producer and messages to the consumer registered under the id, PING answered with
-// PONG. When idle for keep_alive_interval it pings, and a peer that stays silent for
+// PONG; scalable-topic layout updates to the DAG watch registered under their session id,
+// and assignment pushes to the stream consumer registered under their consumer id. When
+// idle for keep_alive_interval it pings, and a peer that stays silent for
 // another interval is closed. Requests fail with client_errc::timeout after the
 // operation timeout, and with connection_closed when the connection goes.
 //
@@ -57,6 +59,25 @@ class consumer_listener {
   virtual void on_connection_closed(const std::shared_ptr<connection>& c) = 0;
 };
 
+// Scalable topics: a DAG watch session (SCALABLE_TOPIC_UPDATE, by session id).
+class dag_watch_listener {
+ public:
+  virtual ~dag_watch_listener() = default;
+  virtual void on_scalable_topic_update(const std::shared_ptr<connection>& c,
+                                        const proto::CommandScalableTopicUpdate& update) = 0;
+  virtual void on_connection_closed(const std::shared_ptr<connection>& c) = 0;
+};
+
+// Scalable topics: a stream consumer's registration with the controller
+// (SCALABLE_TOPIC_ASSIGNMENT_UPDATE, by consumer id).
+class assignment_listener {
+ public:
+  virtual ~assignment_listener() = default;
+  virtual void on_assignment_update(const std::shared_ptr<connection>& c,
+                                    const proto::CommandScalableTopicAssignmentUpdate& update) = 0;
+  virtual void on_connection_closed(const std::shared_ptr<connection>& c) = 0;
+};
+
 class connection : public std::enable_shared_from_this<connection> {
  public:
   using response_callback = std::function<void(result<proto::BaseCommand>)>;
@@ -81,6 +102,8 @@ class connection : public std::enable_shared_from_this<connection> {
   io::shard& shard() { return _shard; }
   // What CONNECTED allows (the broker's max message size), or the default.
   std::size_t max_message_size() const;
+  // Whether CONNECTED said the broker serves scalable topics (feature flag 8).
+  bool supports_scalable_topics() const;
 
   using shared_frame = std::shared_ptr<const std::vector<std::byte>>;
   // Queues one encoded frame. Frames go out in the order of the calls; after close
@@ -96,6 +119,12 @@ class connection : public std::enable_shared_from_this<connection> {
   void remove_producer(std::uint64_t producer_id);
   void add_consumer(std::uint64_t consumer_id, std::weak_ptr<consumer_listener> listener);
   void remove_consumer(std::uint64_t consumer_id);
+  // Scalable topics. Registering on a closed connection calls on_connection_closed at once
+  // (on the connection's shard).
+  void add_dag_watch(std::uint64_t session_id, std::weak_ptr<dag_watch_listener> listener);
+  void remove_dag_watch(std::uint64_t session_id);
+  void add_assignment_listener(std::uint64_t consumer_id, std::weak_ptr<assignment_listener> listener);
+  void remove_assignment_listener(std::uint64_t consumer_id);
 
   // Closes the socket, fails what waits and tells the listeners. Idempotent.
   void close(error why);
@@ -144,7 +173,10 @@ class connection : public std::enable_shared_from_this<connection> {
   std::map<std::uint64_t, pending_request> _requests;
   std::map<std::uint64_t, std::weak_ptr<producer_listener>> _producers;
   std::map<std::uint64_t, std::weak_ptr<consumer_listener>> _consumers;
+  std::map<std::uint64_t, std::weak_ptr<dag_watch_listener>> _dag_watches;
+  std::map<std::uint64_t, std::weak_ptr<assignment_listener>> _assignment_listeners;
   std::size_t _max_message_size;
+  bool _supports_scalable_topics = false;
 };
 
 }  // namespace magnetar::client_detail
