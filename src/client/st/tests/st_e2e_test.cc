@@ -77,7 +77,7 @@ class st_e2e_test : public client_testing::client_test {
 // --- producer (upstream's StProducerE2ETest) ---
 
 TEST_F(st_e2e_test, produces_keyed_and_keyless) {
-  create(1);
+  ASSERT_NO_FATAL_FAILURE(create(1));
   auto p = st->create_producer(scalable_topic());
   ASSERT_TRUE(p) << p.error();
   for (int i = 0; i < 20; ++i) {
@@ -96,7 +96,7 @@ TEST_F(st_e2e_test, produces_keyed_and_keyless) {
 }
 
 TEST_F(st_e2e_test, async_sends_all_complete) {
-  create(1);
+  ASSERT_NO_FATAL_FAILURE(create(1));
   auto p = st->create_producer(scalable_topic());
   ASSERT_TRUE(p) << p.error();
   std::vector<std::future<result<message_id>>> sends;
@@ -109,8 +109,8 @@ TEST_F(st_e2e_test, async_sends_all_complete) {
 }
 
 TEST_F(st_e2e_test, produces_across_split_segments) {
-  create(1);
-  split(0);
+  ASSERT_NO_FATAL_FAILURE(create(1));
+  ASSERT_NO_FATAL_FAILURE(split(0));
   auto p = st->create_producer(scalable_topic());
   ASSERT_TRUE(p) << p.error();
   std::set<std::int64_t> segments;
@@ -124,9 +124,9 @@ TEST_F(st_e2e_test, produces_across_split_segments) {
 }
 
 TEST_F(st_e2e_test, produces_after_a_merge) {
-  create(1);
-  split(0);
-  merge(1, 2);
+  ASSERT_NO_FATAL_FAILURE(create(1));
+  ASSERT_NO_FATAL_FAILURE(split(0));
+  ASSERT_NO_FATAL_FAILURE(merge(1, 2));
   auto p = st->create_producer(scalable_topic());
   ASSERT_TRUE(p) << p.error();
   std::int64_t merged = -1;
@@ -144,11 +144,11 @@ TEST_F(st_e2e_test, produces_after_a_merge) {
 }
 
 TEST_F(st_e2e_test, keeps_producing_across_a_live_split) {
-  create(1);
+  ASSERT_NO_FATAL_FAILURE(create(1));
   auto p = st->create_producer(scalable_topic());
   ASSERT_TRUE(p) << p.error();
   for (int i = 0; i < 10; ++i) ASSERT_TRUE(p.value().send(keyed("warm-" + std::to_string(i), "x")));
-  split(0);
+  ASSERT_NO_FATAL_FAILURE(split(0));
   std::vector<std::future<result<message_id>>> sends;
   for (int i = 0; i < 200; ++i) sends.push_back(p.value().send_future(keyed("key-" + std::to_string(i), "x")));
   std::int64_t highest = -1;
@@ -163,7 +163,7 @@ TEST_F(st_e2e_test, keeps_producing_across_a_live_split) {
 // --- queue consumer (upstream's StQueueConsumerE2ETest) ---
 
 TEST_F(st_e2e_test, a_queue_consumer_receives_what_was_produced) {
-  create(1);
+  ASSERT_NO_FATAL_FAILURE(create(1));
   auto q = st->subscribe_queue(scalable_topic(), "sub", earliest_queue());
   ASSERT_TRUE(q) << q.error();
   auto p = st->create_producer(scalable_topic());
@@ -185,7 +185,7 @@ TEST_F(st_e2e_test, a_queue_consumer_receives_what_was_produced) {
 }
 
 TEST_F(st_e2e_test, a_queue_consumer_reads_parent_and_children_after_a_split) {
-  create(1);
+  ASSERT_NO_FATAL_FAILURE(create(1));
   auto p = st->create_producer(scalable_topic());
   ASSERT_TRUE(p) << p.error();
   std::set<std::string> sent;
@@ -193,7 +193,7 @@ TEST_F(st_e2e_test, a_queue_consumer_reads_parent_and_children_after_a_split) {
     sent.insert("a" + std::to_string(i));
     ASSERT_TRUE(p.value().send(keyed("key-" + std::to_string(i), "a" + std::to_string(i))));
   }
-  split(0);
+  ASSERT_NO_FATAL_FAILURE(split(0));
   for (int i = 30; i < 60; ++i) {
     sent.insert("b" + std::to_string(i));
     ASSERT_TRUE(p.value().send(keyed("key-" + std::to_string(i), "b" + std::to_string(i))));
@@ -216,7 +216,7 @@ TEST_F(st_e2e_test, a_queue_consumer_reads_parent_and_children_after_a_split) {
 // --- stream consumer (the scenarios; upstream's StStreamConsumerE2ETest) ---
 
 TEST_F(st_e2e_test, one_segment_round_trips_in_order_and_one_cumulative_ack_settles_it) {
-  create(1);
+  ASSERT_NO_FATAL_FAILURE(create(1));
   auto p = st->create_producer(scalable_topic());
   ASSERT_TRUE(p) << p.error();
   auto s = st->subscribe_stream(scalable_topic(), "sub", earliest_stream());
@@ -240,7 +240,7 @@ TEST_F(st_e2e_test, one_segment_round_trips_in_order_and_one_cumulative_ack_sett
 }
 
 TEST_F(st_e2e_test, after_a_split_every_parent_message_comes_before_any_child_message) {
-  create(1);
+  ASSERT_NO_FATAL_FAILURE(create(1));
   {
     // Creates the durable subscription.
     auto s = st->subscribe_stream(scalable_topic(), "sub", earliest_stream());
@@ -254,7 +254,7 @@ TEST_F(st_e2e_test, after_a_split_every_parent_message_comes_before_any_child_me
     before.insert("p" + std::to_string(i));
     ASSERT_TRUE(p.value().send(keyed("key-" + std::to_string(i % 10), "p" + std::to_string(i))));
   }
-  split(0);
+  ASSERT_NO_FATAL_FAILURE(split(0));
   for (int i = 0; i < 40; ++i) {
     after.insert("c" + std::to_string(i));
     ASSERT_TRUE(p.value().send(keyed("key-" + std::to_string(i % 10), "c" + std::to_string(i))));
@@ -282,7 +282,7 @@ TEST_F(st_e2e_test, after_a_split_every_parent_message_comes_before_any_child_me
 }
 
 TEST_F(st_e2e_test, one_cumulative_ack_of_the_last_message_advances_both_initial_segments) {
-  create(2);
+  ASSERT_NO_FATAL_FAILURE(create(2));
   auto p = st->create_producer(scalable_topic());
   ASSERT_TRUE(p) << p.error();
   for (int i = 0; i < 60; ++i) ASSERT_TRUE(p.value().send(keyed("key-" + std::to_string(i), std::to_string(i))));
@@ -310,7 +310,7 @@ TEST_F(st_e2e_test, one_cumulative_ack_of_the_last_message_advances_both_initial
 }
 
 TEST_F(st_e2e_test, after_a_merge_every_parent_message_comes_before_any_child_message) {
-  create(2);
+  ASSERT_NO_FATAL_FAILURE(create(2));
   {
     auto s = st->subscribe_stream(scalable_topic(), "sub", earliest_stream());
     ASSERT_TRUE(s) << s.error();
@@ -319,7 +319,7 @@ TEST_F(st_e2e_test, after_a_merge_every_parent_message_comes_before_any_child_me
   auto p = st->create_producer(scalable_topic());
   ASSERT_TRUE(p) << p.error();
   for (int i = 0; i < 40; ++i) ASSERT_TRUE(p.value().send(keyed("key-" + std::to_string(i), "p" + std::to_string(i))));
-  merge(0, 1);
+  ASSERT_NO_FATAL_FAILURE(merge(0, 1));
   for (int i = 0; i < 20; ++i) ASSERT_TRUE(p.value().send(keyed("key-" + std::to_string(i), "c" + std::to_string(i))));
   auto s = st->subscribe_stream(scalable_topic(), "sub", earliest_stream());
   ASSERT_TRUE(s) << s.error();
