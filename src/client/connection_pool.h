@@ -28,6 +28,12 @@ class connection_pool {
   // Errors: connect_error, timeout, already_closed after close_all().
   awaitable<result<std::shared_ptr<connection>>> get(broker_address logical, broker_address physical,
                                                      std::uint64_t key = 0);
+  // A connection of its own for one owner (not shared with other producers and
+  // consumers), so that closing it tells the broker the owner left: a stream consumer's
+  // registration with a scalable topic's controller ends only when its connection does.
+  // release() closes it (and leaves a connection from get() open); close_all() too.
+  awaitable<result<std::shared_ptr<connection>>> get_dedicated(broker_address address, std::uint64_t owner);
+  void release(const std::shared_ptr<connection>& c);
   // Closes every connection; get() fails from then on.
   void close_all();
 
@@ -38,6 +44,7 @@ class connection_pool {
   bool _closed = false;
   unsigned _next_shard = 0;
   std::map<std::string, std::shared_ptr<connection>> _connections;
+  std::map<std::uint64_t, std::shared_ptr<connection>> _dedicated;  // by owner
 };
 
 }  // namespace magnetar::client_detail

@@ -39,7 +39,8 @@ awaitable<result<std::shared_ptr<client_detail::connection>>> assignment_session
     auto address = client_detail::parse_broker_url(*url);
     std::optional<error> failure;
     if (address) {
-      auto direct = co_await _client->pool().get(address.value(), address.value(), _consumer_id);
+      // Its own connection: the controller learns this consumer left when it closes.
+      auto direct = co_await _client->pool().get_dedicated(address.value(), _consumer_id);
       if (direct) co_return direct;
       failure = direct.error();
     } else {
@@ -176,7 +177,12 @@ void assignment_session::close() {
     c = std::move(_connection);
   }
   _gate.clear_listener();
-  if (c) c->remove_assignment_listener(_consumer_id);
+  if (c) {
+    c->remove_assignment_listener(_consumer_id);
+    // The controller keeps the registration for its grace period after this; a consumer
+    // that registers again under the same name within it gets its segments back.
+    _client->pool().release(c);
+  }
 }
 
 }  // namespace magnetar::st::detail

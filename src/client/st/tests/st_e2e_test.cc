@@ -22,6 +22,9 @@ using namespace std::chrono_literals;
 
 class st_e2e_test : public client_testing::client_test {
  protected:
+  // A closed stream consumer's segments move on after this (the tests reopen and leave).
+  st_e2e_test() { broker.scalable_topic_consumer_session_grace_period = std::chrono::seconds(1); }
+
   void SetUp() override {
     client_test::SetUp();
     auto c = client::create(service_url(), config);
@@ -60,9 +63,11 @@ class st_e2e_test : public client_testing::client_test {
   static magnetar::message keyed(const std::string& key, const std::string& payload) {
     return message_builder().key(key).payload(payload).build();
   }
-  static stream_consumer_config earliest_stream() {
+  // Consumers reopened under one name get their registration (and segments) back.
+  static stream_consumer_config earliest_stream(std::string name = "e2e-stream") {
     stream_consumer_config c;
     c.position = initial_position::earliest;
+    c.consumer_name = std::move(name);
     return c;
   }
   static queue_consumer_config earliest_queue() {
@@ -339,6 +344,53 @@ TEST_F(st_e2e_test, after_a_merge_every_parent_message_comes_before_any_child_me
   }
   EXPECT_EQ(parents, 40u);
   EXPECT_EQ(children, 20u);
+}
+
+TEST_F(st_e2e_test, two_stream_consumers_rebalance_when_one_leaves) {
+  ASSERT_NO_FATAL_FAILURE(create(2));
+  auto a = st->subscribe_stream(scalable_topic(), "sub", earliest_stream("a"));
+  ASSERT_TRUE(a) << a.error();
+  auto b = st->subscribe_stream(scalable_topic(), "sub", earliest_stream("b"));
+  ASSERT_TRUE(b) << b.error();
+  auto p = st->create_producer(scalable_topic());
+  ASSERT_TRUE(p) << p.error();
+  auto produce = [&](const std::string& prefix) {
+    for (int i = 0; i < 40; ++i) {
+      ASSERT_TRUE(p.value().send(keyed("key-" + std::to_string(i), prefix + std::to_string(i))));
+    }
+  };
+  ASSERT_NO_FATAL_FAILURE(produce("first-"));
+  // Each reads one of the two segments.
+  std::map<std::string, std::set<std::int64_t>> segments_of;
+  std::size_t received = 0;
+  for (int rounds = 0; received < 40 && rounds < 200; ++rounds) {
+    for (auto* c : {&a.value(), &b.value()}) {
+      auto m = c->receive(100ms);
+      if (!m) continue;
+      ++received;
+      segments_of[c->consumer_name()].insert(m.value().id().segment_id());
+      ASSERT_TRUE(c->acknowledge_cumulative(m.value()));
+    }
+  }
+  ASSERT_EQ(received, 40u);
+  EXPECT_EQ(segments_of["a"].size(), 1u);
+  EXPECT_EQ(segments_of["b"].size(), 1u);
+  ASSERT_TRUE(b.value().close());
+  // After b's grace period, a reads both segments.
+  ASSERT_NO_FATAL_FAILURE(produce("second-"));
+  std::set<std::string> second;
+  std::set<std::int64_t> second_segments;
+  while (second.size() < 40) {
+    auto m = a.value().receive(30s);
+    ASSERT_TRUE(m) << m.error() << " with " << second.size() << " of the second 40";
+    const std::string payload(m.value().payload());
+    if (payload.starts_with("second-")) {
+      second.insert(payload);
+      second_segments.insert(m.value().id().segment_id());
+    }
+    ASSERT_TRUE(a.value().acknowledge_cumulative(m.value()));
+  }
+  EXPECT_EQ(second_segments.size(), 2u);
 }
 
 }  // namespace
