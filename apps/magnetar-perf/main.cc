@@ -6,6 +6,7 @@
 //   magnetar-perf run --scenario FILE [--set k=v] [--reports-dir D]   (launcher_commands.h)
 //   magnetar-perf compare RUN_A RUN_B
 //   magnetar-perf report RUN_DIR
+//   magnetar-perf st-split -u ... --admin-url http://host:8080 -r 30000 -d 30   (st_split_run.h)
 //
 // Flags follow pulsar-perf's vocabulary where one exists. pubsub runs a consumer and a
 // producer in one process and reports throughput and publish / end-to-end latency
@@ -13,6 +14,7 @@
 #include "base/log.h"
 #include "launcher_commands.h"
 #include "perf_run.h"
+#include "st_split_run.h"
 #include "workload_commands.h"
 
 #include <CLI/CLI.hpp>
@@ -65,6 +67,20 @@ int main(int argc, char** argv) {
   auto* pubsub = app.add_subcommand("pubsub", "Publish and consume in one process; report both");
   for (auto* command : {produce, consume, pubsub}) add_options(*command, options);
   pubsub->add_option("--report-dir", report_dir, "Write report.md into this directory");
+  magnetar::perf::st_split_options split;
+  auto* st_split = app.add_subcommand("st-split", "Keep a scalable topic under load through a split and a merge");
+  st_split->add_option("-u,--service-url", split.service_url, "Broker service URL")->capture_default_str();
+  st_split->add_option("--admin-url", split.admin_url, "Broker admin URL")->capture_default_str();
+  st_split->add_option("-t,--topic", split.topic, "topic://public/default/<name> (default: a new one)");
+  st_split->add_option("-r,--rate", split.rate, "Messages per second")->capture_default_str();
+  st_split->add_option("-s,--size", split.message_size, "Message size in bytes")->capture_default_str();
+  st_split->add_option("--keys", split.keys, "Distinct keys, round robin")->capture_default_str();
+  st_split->add_option_function<int>("-d,--duration", [&](int s) { split.duration = std::chrono::seconds(s); },
+                                     "Seconds of publishing (default 30)");
+  st_split->add_option_function<int>("--split-at", [&](int s) { split.split_at = std::chrono::seconds(s); },
+                                     "Split segment 0 after this many seconds (default 10)");
+  st_split->add_option_function<int>("--merge-at", [&](int s) { split.merge_at = std::chrono::seconds(s); },
+                                     "Merge segments 1 and 2 after this many seconds (default 20)");
   magnetar::perf::workload_commands workloads;
   magnetar::perf::add_workload_commands(app, workloads);
   magnetar::perf::launcher_commands launcher;
@@ -77,6 +93,12 @@ int main(int argc, char** argv) {
   }
   if (const int workload = magnetar::perf::run_workload_command(workloads); workload >= 0) return workload;
   if (const int launched = magnetar::perf::run_launcher_command(launcher); launched >= 0) return launched;
+  if (st_split->parsed()) {
+    auto ran = magnetar::perf::run_st_split(split);
+    if (!ran) fmt::print(stderr, "magnetar-perf: {}\n", ran.error());
+    if (ran) fmt::print("{}", magnetar::perf::summary(split, ran.value()));
+    return ran && ran.value().missing == 0 && ran.value().out_of_order == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  }
   auto results = produce->parsed()   ? magnetar::perf::run_produce(options)
                  : consume->parsed() ? magnetar::perf::run_consume(options)
                                      : magnetar::perf::run_pubsub(options);
