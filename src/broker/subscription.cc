@@ -1,9 +1,11 @@
 #include "broker/subscription.h"
 
 #include "base/log.h"
+#include "broker/broker_service.h"
 #include "broker/connection.h"
 #include "broker/consumer.h"
 #include "broker/errc.h"
+#include "broker/scalable/scalable_service.h"
 #include "broker/topic.h"
 
 #include <fmt/format.h>
@@ -87,6 +89,9 @@ void subscription::tell_end_of_topic_if_drained() {
   // let in may still land.
   if (_closing || !_topic.ledger().is_terminated() || _cursor->backlog() > 0) return;
   for (const auto& c : _consumers) c->reached_end_of_topic();
+  // A sealed segment drained for this subscription may release its children at once,
+  // rather than at the controller's next backlog check.
+  if (_topic.name().is_segment()) _topic.broker().scalable().segment_drained(_topic.name(), _name);
 }
 
 result<void> subscription::apply_ack(consumer& c, const proto::CommandAck& ack) {

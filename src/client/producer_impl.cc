@@ -141,26 +141,28 @@ awaitable<result<void>> producer_impl::connect_once() {
 }
 
 void producer_impl::on_broker_close(const std::shared_ptr<connection>& c) {
-  connection_lost(c, "the broker closed the producer");
+  // At once: a terminated segment's pending sends then fail within a round trip, and a
+  // scalable-topic producer re-routes them without waiting out a back-off.
+  connection_lost(c, "the broker closed the producer", true);
 }
 
 void producer_impl::on_connection_closed(const std::shared_ptr<connection>& c) {
   connection_lost(c, "the connection closed");
 }
 
-void producer_impl::connection_lost(const std::shared_ptr<connection>& c, std::string_view why) {
+void producer_impl::connection_lost(const std::shared_ptr<connection>& c, std::string_view why, bool at_once) {
   std::lock_guard lock(_mutex);
   if (_connection != c || _state != state::ready) return;
   spdlog::info("client: producer {} on {}: {}; reconnecting", _producer_name, _topic, why);
   _connection.reset();
   _state = state::connecting;
-  schedule_reconnect_locked();
+  schedule_reconnect_locked(at_once);
 }
 
-void producer_impl::schedule_reconnect_locked() {
+void producer_impl::schedule_reconnect_locked(bool at_once) {
   if (_reconnect_scheduled) return;
   _reconnect_scheduled = true;
-  _reconnect_timer.expires_after(_backoff.next());
+  _reconnect_timer.expires_after(at_once ? std::chrono::steady_clock::duration::zero() : _backoff.next());
   _reconnect_timer.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
     if (ec) return;
     auto self = weak.lock();

@@ -79,8 +79,10 @@ class producer_impl final : public producer_base,
   };
 
   awaitable<result<void>> connect_once();
-  void connection_lost(const std::shared_ptr<connection>& c, std::string_view why);
-  void schedule_reconnect_locked();
+  // `at_once`: the broker asked the producer to go (CLOSE_PRODUCER: an unload, a
+  // termination), so the first attempt needs no back-off; later ones back off.
+  void connection_lost(const std::shared_ptr<connection>& c, std::string_view why, bool at_once = false);
+  void schedule_reconnect_locked(bool at_once = false);
   awaitable<void> reconnect();
 
   void flush_batch_locked();

@@ -165,6 +165,19 @@ void scalable_service::connection_closed(std::uint64_t connection_id) {
   });
 }
 
+void scalable_service::segment_drained(const wire::topic_name& segment, const std::string& subscription) {
+  // segment://t/n/x/<descriptor> belongs to topic://t/n/x.
+  const auto& local = segment.local_name();
+  const auto topic = fmt::format("topic://{}/{}", segment.namespace_name(), local.substr(0, local.rfind('/')));
+  asio::post(_deps.home.executor(), [this, topic, subscription] {
+    if (_stopped) return;
+    auto it = _topics.find(topic);
+    if (it == _topics.end()) return;
+    auto coordinator = it->second.coordinators.find(subscription);
+    if (coordinator != it->second.coordinators.end()) coordinator->second->check_drains_now();
+  });
+}
+
 awaitable<void> scalable_service::refresh(wire::topic_name topic) {
   auto layout = co_await _store.read(topic);
   if (_stopped || !layout || !layout.value()) co_return;

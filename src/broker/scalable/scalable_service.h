@@ -64,6 +64,9 @@ class scalable_service final : public scalable_admin {
   void unwatch(std::uint64_t connection_id, std::uint64_t session_id);
   // SCALABLE_TOPIC_SUBSCRIBE: registers a stream consumer, answers its assignment.
   void subscribe(std::shared_ptr<connection> conn, proto::CommandScalableTopicSubscribe command);
+  // A sealed segment's subscription has acknowledged everything: its coordinator checks
+  // drains now instead of at its next scheduled check. Any thread.
+  void segment_drained(const wire::topic_name& segment, const std::string& subscription);
   // The connection's watches end; its stream consumers start their grace period.
   void connection_closed(std::uint64_t connection_id);
 

@@ -107,21 +107,28 @@ void subscription_coordinator::push(const std::string&, session& s, const consum
   conn->send(wire::encode_command(command));
 }
 
-void subscription_coordinator::restart_drain_checks() {
+void subscription_coordinator::check_drains_now() { restart_drain_checks(true); }
+
+void subscription_coordinator::restart_drain_checks(bool check_first) {
   ++_drain_generation;
   if (_drain_timer) _drain_timer->cancel();
   if (_closed || _sessions.empty() || drain_candidates(_layout, _drained).empty()) return;
-  io::spawn(_executor, [self = shared_from_this(), generation = _drain_generation]() {
-    return self->drain_loop(generation);
+  io::spawn(_executor, [self = shared_from_this(), generation = _drain_generation, check_first]() {
+    return self->drain_loop(generation, check_first);
   });
 }
 
-awaitable<void> subscription_coordinator::drain_loop(std::uint64_t generation) {
+awaitable<void> subscription_coordinator::drain_loop(std::uint64_t generation, bool check_first) {
   auto delay = _settings.drain_check_initial;
   auto timer = std::make_shared<io::timer>(_executor, _clock);
   while (generation == _drain_generation) {
     _drain_timer = timer;
-    if (!co_await timer->wait_for(delay)) co_return;  // restarted or closed
+    if (check_first) {
+      check_first = false;
+    } else {
+      const bool waited = co_await timer->wait_for(delay);
+      if (!waited) co_return;  // restarted or closed
+    }
     if (generation != _drain_generation) co_return;
     auto candidates = drain_candidates(_layout, _drained);
     if (candidates.empty()) co_return;

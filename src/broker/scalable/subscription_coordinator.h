@@ -57,6 +57,8 @@ class subscription_coordinator : public std::enable_shared_from_this<subscriptio
   // with each consumer name whose grace ran out (to drop its registration).
   void connection_closed(std::uint64_t connection_id, std::function<void(std::string)> expired);
   void layout_changed(segment_layout layout);
+  // A sealed segment may have drained: check at once (the backoff starts over).
+  void check_drains_now();
   // Stops timers and pushes; the coordinator is being dropped.
   void close();
 
@@ -74,8 +76,8 @@ class subscription_coordinator : public std::enable_shared_from_this<subscriptio
 
   void rebalance(const std::string& except);
   void push(const std::string& name, session& s, const consumer_assignment& assignment);
-  void restart_drain_checks();
-  awaitable<void> drain_loop(std::uint64_t generation);
+  void restart_drain_checks(bool check_first = false);
+  awaitable<void> drain_loop(std::uint64_t generation, bool check_first);
   awaitable<void> grace_timer(std::string name, std::uint64_t generation, std::function<void(std::string)> expired);
   std::map<std::string, consumer_assignment> compute() const;
 
