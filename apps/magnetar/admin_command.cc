@@ -30,6 +30,7 @@ struct admin_args {
   bool force = false;
   std::vector<std::string> admin_roles;
   std::vector<std::string> allowed_clusters;
+  std::vector<std::uint64_t> segments;  // scalable-topics merge
 };
 
 struct admin_command::state {
@@ -113,6 +114,17 @@ result<std::string> namespace_name(std::string_view text) {
 result<std::string> topic_path(std::string_view text) {
   MAGNETAR_TRY(topic, wire::topic_name::parse(text));
   return fmt::format("/admin/v2/{}/{}/{}/{}", topic.domain(), topic.tenant(), topic.namespace_part(),
+                     encode_path_segment(topic.local_name()));
+}
+
+// topic://t/n/x, t/n/x or x: /admin/v2/scalable/t/n/x.
+result<std::string> scalable_path(std::string_view text) {
+  MAGNETAR_TRY(topic, wire::topic_name::parse(text));
+  if (!topic.is_scalable() && text.find("://") != std::string_view::npos) {
+    return fail(base::errc::invalid_argument,
+                fmt::format("'{}' is not a scalable topic: give topic://tenant/namespace/name", text));
+  }
+  return fmt::format("/admin/v2/scalable/{}/{}/{}", topic.tenant(), topic.namespace_part(),
                      encode_path_segment(topic.local_name()));
 }
 
@@ -416,6 +428,47 @@ void add_topics(admin_command::state& s, CLI::App& admin) {
   add_subscription(clear, a);
 }
 
+void add_scalable_topics(admin_command::state& s, CLI::App& admin) {
+  auto& a = s.args;
+  auto* group = admin.add_subcommand("scalable-topics", "Scalable topics (topic://): create, layout, split, merge");
+  group->fallthrough();
+  constexpr const char* help = "Scalable topic: name, tenant/namespace/name or topic://tenant/namespace/name";
+  auto* list = verb(s, *group, "list", "List a namespace's scalable topics",
+                    checked([](const admin_url& url, const admin_args& args) -> result<int> {
+                      MAGNETAR_TRY(ns, namespace_name(args.target));
+                      return request(url, "GET", "/admin/v2/scalable/" + ns, output::list);
+                    }));
+  add_target(list, a, "namespace", "Namespace: tenant/namespace");
+  // A verb on one scalable topic: `suffix` gives what follows its path.
+  auto on_topic = [&](std::string name, std::string description, std::string method, output kind,
+                      std::function<std::string(const admin_args&)> suffix) {
+    auto* sub = verb(s, *group, std::move(name), std::move(description),
+                     checked([method, kind, suffix](const admin_url& url, const admin_args& args) -> result<int> {
+                       MAGNETAR_TRY(path, scalable_path(args.target));
+                       return request(url, method, path + suffix(args), kind);
+                     }));
+    add_target(sub, a, "topic", help);
+    return sub;
+  };
+  on_topic("create", "Create a scalable topic", "PUT", output::none, [](const admin_args& args) {
+    return fmt::format("?numInitialSegments={}", args.count);
+  })->add_option("-n,--num-initial-segments", a.count, "Segments to start with")->default_val(1);
+  on_topic("get", "Show a scalable topic's layout (its segments' DAG)", "GET", output::json,
+           [](const admin_args&) { return std::string(); });
+  on_topic("delete", "Delete a scalable topic and its segments", "DELETE", output::none,
+           [](const admin_args&) { return std::string(); });
+  on_topic("split", "Split an active segment into two over its halves", "POST", output::none,
+           [](const admin_args& args) { return fmt::format("/split/{}", args.count); })
+      ->add_option("--segment", a.count, "The segment's id")
+      ->required();
+  on_topic("merge", "Merge two adjacent active segments into one", "POST", output::none,
+           [](const admin_args& args) { return fmt::format("/merge/{}/{}", args.segments[0], args.segments[1]); })
+      ->add_option("--segments", a.segments, "The two segments' ids, comma-separated")
+      ->required()
+      ->expected(2)
+      ->delimiter(',');
+}
+
 }  // namespace
 
 admin_command::admin_command(CLI::App& app) : _state(std::make_unique<state>()) {
@@ -428,6 +481,7 @@ admin_command::admin_command(CLI::App& app) : _state(std::make_unique<state>()) 
   add_tenants(*_state, *_command);
   add_namespaces(*_state, *_command);
   add_topics(*_state, *_command);
+  add_scalable_topics(*_state, *_command);
 }
 
 admin_command::~admin_command() = default;

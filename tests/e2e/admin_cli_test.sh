@@ -70,6 +70,17 @@ expect stats_of_a_missing_topic_gives_the_reason 1 '^magnetar admin: .+ \(HTTP 4
   topics stats "persistent://$ns/missing"
 expect tenant_with_namespaces_is_not_deleted 1 '\(HTTP 409\)' -- tenants delete "$tenant"
 
+scalable=topic://$ns/orders
+expect scalable_create 0 '' -- scalable-topics create "$scalable" -n 2
+expect scalable_is_listed 0 "^$scalable\$" -- scalable-topics list "$ns"
+expect scalable_layout_shows_segments 0 '"nextSegmentId": 2' -- scalable-topics get "$scalable"
+expect scalable_split 0 '' -- scalable-topics split "$scalable" --segment 0
+expect scalable_split_of_a_sealed_segment 1 '\(HTTP 412\)' -- scalable-topics split "$scalable" --segment 0
+expect scalable_merge_of_non_adjacent 1 'not adjacent' -- scalable-topics merge "$scalable" --segments 2,1
+expect scalable_merge 0 '' -- scalable-topics merge "$scalable" --segments 3,1
+expect scalable_persistent_name_is_refused 1 'not a scalable topic' -- scalable-topics get "$topic"
+expect scalable_delete 0 '' -- scalable-topics delete "$scalable"
+
 expect topic_delete 0 '' -- topics delete "$topic" --force
 expect partitioned_delete 0 '' -- topics delete-partitioned-topic "$partitioned" --force
 expect namespace_delete 0 '' -- namespaces delete "$ns"
