@@ -47,6 +47,8 @@ void dispatch(connection& conn, wire::frame& frame) {
     case T::SCALABLE_TOPIC_LOOKUP: return scalable_lookup(conn, c.scalabletopiclookup());
     case T::SCALABLE_TOPIC_CLOSE: return scalable_close(conn, c.scalabletopicclose());
     case T::SCALABLE_TOPIC_SUBSCRIBE: return scalable_subscribe(conn, c.scalabletopicsubscribe());
+    case T::WATCH_SCALABLE_TOPICS: return watch_scalable_topics(conn, c.watchscalabletopics());
+    case T::WATCH_SCALABLE_TOPICS_CLOSE: return watch_scalable_topics_close(conn, c.watchscalabletopicsclose());
     default: return unsupported(conn, c);
   }
 }

@@ -46,5 +46,7 @@ void get_or_create_schema(connection& conn, const proto::CommandGetOrCreateSchem
 void scalable_lookup(connection& conn, const proto::CommandScalableTopicLookup& command);
 void scalable_close(connection& conn, const proto::CommandScalableTopicClose& command);
 void scalable_subscribe(connection& conn, const proto::CommandScalableTopicSubscribe& command);
+void watch_scalable_topics(connection& conn, const proto::CommandWatchScalableTopics& command);
+void watch_scalable_topics_close(connection& conn, const proto::CommandWatchScalableTopicsClose& command);
 
 }  // namespace magnetar::broker::handlers

@@ -33,4 +33,21 @@ void scalable_subscribe(connection& conn, const proto::CommandScalableTopicSubsc
   conn.broker().scalable().subscribe(conn.shared_from_this(), command);
 }
 
+void watch_scalable_topics(connection& conn, const proto::CommandWatchScalableTopics& command) {
+  if (!command.has_watch_id() || !command.has_namespace_()) {
+    proto::BaseCommand reply;
+    reply.set_type(proto::BaseCommand::WATCH_SCALABLE_TOPICS_UPDATE);
+    reply.mutable_watchscalabletopicsupdate()->set_watch_id(command.watch_id());
+    reply.mutable_watchscalabletopicsupdate()->set_error(proto::UnknownError);
+    reply.mutable_watchscalabletopicsupdate()->set_message("WATCH_SCALABLE_TOPICS needs a watch_id and a namespace");
+    conn.send(wire::encode_command(reply));
+    return;
+  }
+  conn.broker().scalable().watch_namespace(conn.shared_from_this(), command);
+}
+
+void watch_scalable_topics_close(connection& conn, const proto::CommandWatchScalableTopicsClose& command) {
+  conn.broker().scalable().unwatch_namespace(conn.id(), command.watch_id());
+}
+
 }  // namespace magnetar::broker::handlers

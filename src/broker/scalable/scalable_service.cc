@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <set>
 
@@ -44,7 +45,17 @@ awaitable<result<void>> scalable_service::start() {
   MAGNETAR_CO_TRY(session, co_await _deps.store.open_session());
   _session = session;
   _listener = _deps.store.register_listener(_deps.home.executor(), [this](const meta::notification& n) {
-    if (_stopped || n.type != meta::notification_type::modified) return;
+    if (_stopped) return;
+    if (n.type == meta::notification_type::created || n.type == meta::notification_type::deleted) {
+      // /topics/<tenant>/<ns>/<topic>: a scalable topic came or went.
+      const auto rest = std::string_view(n.path).substr(std::min<std::size_t>(n.path.size(), 8));
+      if (n.path.starts_with("/topics/") && std::count(rest.begin(), rest.end(), '/') == 2) {
+        const auto ns = std::string(rest.substr(0, rest.rfind('/')));
+        io::spawn(_deps.home.executor(), [this, ns]() { return namespace_changed(ns); });
+      }
+      return;
+    }
+    if (n.type != meta::notification_type::modified) return;
     for (auto& [key, state] : _topics) {
       if (topic_path(state.name) == n.path) {
         io::spawn(_deps.home.executor(), [this, name = state.name]() { return refresh(name); });
@@ -150,6 +161,7 @@ void scalable_service::unwatch(std::uint64_t connection_id, std::uint64_t sessio
 void scalable_service::connection_closed(std::uint64_t connection_id) {
   asio::post(_deps.home.executor(), [this, connection_id] {
     if (_stopped) return;
+    std::erase_if(_namespace_watchers, [&](const auto& entry) { return entry.first.first == connection_id; });
     for (auto& [key, state] : _topics) {
       std::erase_if(state.watchers, [&](const auto& entry) { return entry.first.first == connection_id; });
       for (auto& [sub, coordinator] : state.coordinators) {

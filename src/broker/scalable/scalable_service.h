@@ -29,6 +29,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -62,6 +63,12 @@ class scalable_service final : public scalable_admin {
   void watch(std::shared_ptr<connection> conn, proto::CommandScalableTopicLookup command);
   // SCALABLE_TOPIC_CLOSE.
   void unwatch(std::uint64_t connection_id, std::uint64_t session_id);
+  // WATCH_SCALABLE_TOPICS: the namespace's scalable topics (those whose properties match
+  // every filter), a snapshot now and a diff on every creation or deletion
+  // (namespace_watch.cc). The reconnect hash is not computed: a snapshot always comes.
+  void watch_namespace(std::shared_ptr<connection> conn, proto::CommandWatchScalableTopics command);
+  // WATCH_SCALABLE_TOPICS_CLOSE.
+  void unwatch_namespace(std::uint64_t connection_id, std::uint64_t watch_id);
   // SCALABLE_TOPIC_SUBSCRIBE: registers a stream consumer, answers its assignment.
   void subscribe(std::shared_ptr<connection> conn, proto::CommandScalableTopicSubscribe command);
   // A sealed segment's subscription has acknowledged everything: its coordinator checks
@@ -90,8 +97,21 @@ class scalable_service final : public scalable_admin {
     std::map<std::pair<std::uint64_t, std::uint64_t>, watcher> watchers;  // by (connection, session)
     std::map<std::string, std::shared_ptr<subscription_coordinator>> coordinators;
   };
+  struct namespace_watcher {
+    std::weak_ptr<connection> conn;
+    std::uint64_t watch_id = 0;
+    std::string namespace_name;
+    std::map<std::string, std::string> filters;
+    std::set<std::string> topics;  // what the watcher was last told
+  };
   using layout_change = std::function<result<segment_layout::change>(const segment_layout&)>;
 
+  awaitable<void> do_watch_namespace(std::shared_ptr<connection> conn, proto::CommandWatchScalableTopics command);
+  // The namespace's topics matching the filters.
+  awaitable<result<std::set<std::string>>> matching(std::string namespace_name,
+                                                    std::map<std::string, std::string> filters);
+  // A topic was created or deleted in the namespace: diffs to its watchers.
+  awaitable<void> namespace_changed(std::string namespace_name);
   awaitable<void> do_watch(std::shared_ptr<connection> conn, proto::CommandScalableTopicLookup command);
   awaitable<void> do_subscribe(std::shared_ptr<connection> conn, proto::CommandScalableTopicSubscribe command);
   awaitable<result<void>> do_create(wire::topic_name topic, int segments, std::map<std::string, std::string> props);
@@ -117,6 +137,7 @@ class scalable_service final : public scalable_admin {
   std::optional<meta::session_id> _session;
   meta::listener_handle _listener;
   std::map<std::string, topic_state> _topics;  // by topic://... name
+  std::map<std::pair<std::uint64_t, std::uint64_t>, namespace_watcher> _namespace_watchers;  // (connection, watch)
   bool _stopped = false;
 };
 

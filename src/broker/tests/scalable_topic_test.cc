@@ -3,6 +3,8 @@
 // (SCALABLE_TOPIC_SUBSCRIBE, assignment pushes), spoken frame by frame.
 #include "broker/tests/policies_fixture.h"
 
+#include <map>
+
 namespace magnetar::broker::testing {
 namespace {
 
@@ -234,6 +236,47 @@ TEST_F(scalable_topic_test, ChildrenAreAssignedOnceTheParentDrained) {
     EXPECT_EQ(frame->command.scalabletopicassignmentupdate().assignment().layout_epoch(), 1u);
     break;
   }
+}
+
+proto::BaseCommand watch_namespace(std::uint64_t watch_id, std::map<std::string, std::string> filters = {}) {
+  proto::BaseCommand c;
+  c.set_type(proto::BaseCommand::WATCH_SCALABLE_TOPICS);
+  c.mutable_watchscalabletopics()->set_watch_id(watch_id);
+  c.mutable_watchscalabletopics()->set_namespace_("public/default");
+  for (const auto& [k, v] : filters) {
+    auto& kv = *c.mutable_watchscalabletopics()->add_property_filters();
+    kv.set_key(k);
+    kv.set_value(v);
+  }
+  return c;
+}
+
+TEST_F(scalable_topic_test, NamespaceWatchGivesASnapshotThenDiffs) {
+  auto client = connected_client();
+  client->send(watch_namespace(4));
+  auto first = client->expect(proto::BaseCommand::WATCH_SCALABLE_TOPICS_UPDATE).command.watchscalabletopicsupdate();
+  EXPECT_EQ(first.watch_id(), 4u);
+  ASSERT_TRUE(first.has_snapshot()) << first.DebugString();
+  EXPECT_EQ(first.snapshot().topics_size(), 0);
+  ASSERT_EQ(call("PUT", path("orders")).status, 204);
+  auto added = client->expect(proto::BaseCommand::WATCH_SCALABLE_TOPICS_UPDATE).command.watchscalabletopicsupdate();
+  ASSERT_TRUE(added.has_diff()) << added.DebugString();
+  ASSERT_EQ(added.diff().added_size(), 1);
+  EXPECT_EQ(added.diff().added(0), "topic://public/default/orders");
+  ASSERT_EQ(call("DELETE", path("orders")).status, 204);
+  auto removed = client->expect(proto::BaseCommand::WATCH_SCALABLE_TOPICS_UPDATE).command.watchscalabletopicsupdate();
+  ASSERT_EQ(removed.diff().removed_size(), 1);
+  EXPECT_EQ(removed.diff().removed(0), "topic://public/default/orders");
+}
+
+TEST_F(scalable_topic_test, NamespaceWatchKeepsTopicsMatchingEveryFilter) {
+  ASSERT_EQ(call("PUT", path("tagged"), R"({"team":"iot","tier":"gold"})").status, 204);
+  ASSERT_EQ(call("PUT", path("other"), R"({"team":"web"})").status, 204);
+  auto client = connected_client();
+  client->send(watch_namespace(1, {{"team", "iot"}}));
+  auto snapshot = client->expect(proto::BaseCommand::WATCH_SCALABLE_TOPICS_UPDATE).command.watchscalabletopicsupdate();
+  ASSERT_EQ(snapshot.snapshot().topics_size(), 1) << snapshot.DebugString();
+  EXPECT_EQ(snapshot.snapshot().topics(0), "topic://public/default/tagged");
 }
 
 }  // namespace
