@@ -243,6 +243,9 @@ result<void> subscription::expire_upto(mledger::position p) {
 }
 
 awaitable<void> subscription::close(bool notify) {
+  // Once: a reader's subscription leaving with its last consumer and the topic closing
+  // may both close it (the topic copied its subscriptions before the reader's went).
+  if (_closing) co_return;
   _closing = true;
   for (const auto& c : _consumers) {
     if (notify) c->send_close();

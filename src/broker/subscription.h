@@ -77,7 +77,7 @@ class subscription : public std::enable_shared_from_this<subscription> {
   void tell_end_of_topic_if_drained();
 
   // Stops dispatching, closes its consumers (CLOSE_CONSUMER to their clients when
-  // `notify`), and waits for a read in flight.
+  // `notify`), and waits for a read in flight. Later calls do nothing.
   awaitable<void> close(bool notify);
   bool is_closing() const { return _closing; }
 
