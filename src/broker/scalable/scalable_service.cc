@@ -45,23 +45,21 @@ awaitable<result<void>> scalable_service::start() {
   MAGNETAR_CO_TRY(session, co_await _deps.store.open_session());
   _session = session;
   _listener = _deps.store.register_listener(_deps.home.executor(), [this](const meta::notification& n) {
-    if (_stopped) return;
+    // Every change in the store comes here (cursors, ledgers...): only a layout node,
+    // /topics/<tenant>/<ns>/<topic>, concerns this service.
+    constexpr std::string_view prefix = "/topics/";
+    if (_stopped || !n.path.starts_with(prefix)) return;
+    const auto rest = std::string_view(n.path).substr(prefix.size());
+    if (std::count(rest.begin(), rest.end(), '/') != 2) return;
     if (n.type == meta::notification_type::created || n.type == meta::notification_type::deleted) {
-      // /topics/<tenant>/<ns>/<topic>: a scalable topic came or went.
-      const auto rest = std::string_view(n.path).substr(std::min<std::size_t>(n.path.size(), 8));
-      if (n.path.starts_with("/topics/") && std::count(rest.begin(), rest.end(), '/') == 2) {
-        const auto ns = std::string(rest.substr(0, rest.rfind('/')));
-        io::spawn(_deps.home.executor(), [this, ns]() { return namespace_changed(ns); });
-      }
+      const auto ns = std::string(rest.substr(0, rest.rfind('/')));
+      io::spawn(_deps.home.executor(), [this, ns]() { return namespace_changed(ns); });
       return;
     }
     if (n.type != meta::notification_type::modified) return;
-    for (auto& [key, state] : _topics) {
-      if (topic_path(state.name) == n.path) {
-        io::spawn(_deps.home.executor(), [this, name = state.name]() { return refresh(name); });
-        return;
-      }
-    }
+    auto it = _topics.find(fmt::format("topic://{}", rest));
+    if (it == _topics.end()) return;
+    io::spawn(_deps.home.executor(), [this, name = it->second.name]() { return refresh(name); });
   });
   co_return success();
 }
