@@ -45,6 +45,8 @@ function(magnetar_benchmark name)
   add_executable(${target} ${ARG_SOURCES})
   target_link_libraries(${target} PRIVATE magnetar::${name} ${ARG_DEPENDS} benchmark::benchmark benchmark::benchmark_main)
   magnetar_apply_warnings(${target})
+  # The allocator that ships: a benchmark measures what the programs do.
+  magnetar_use_jemalloc(${target})
 endfunction()
 
 # Links the program with jemalloc (ADR 0003), except under the sanitizers, which replace

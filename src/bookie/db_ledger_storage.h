@@ -37,6 +37,10 @@ class db_ledger_storage final : public ledger_storage {
   result<void> add_entry(ledger_id ledger, entry_id entry, wire::shared_bytes payload,
                          entry_id last_add_confirmed) override;
   result<wire::shared_bytes> read_entry(ledger_id ledger, entry_id entry) override;
+  // Flushed entries come a run at a time: one index scan for their locations and one
+  // pread for each stretch of records that lie back to back in a log (a flush writes a
+  // ledger's entries in order, so a catch-up read is mostly one pread per flush).
+  result<std::vector<wire::shared_bytes>> read_range(ledger_id ledger, entry_id first, entry_id last) override;
   result<ledger_state> state(ledger_id ledger) override;
   result<void> fence(ledger_id ledger) override;
   result<void> delete_ledger(ledger_id ledger) override;
@@ -66,6 +70,9 @@ class db_ledger_storage final : public ledger_storage {
   // states and the current log's committed end.
   result<void> commit(const std::vector<placed_entry>& placed);
   result<wire::shared_bytes> read_flushed(ledger_id ledger, entry_id entry);
+  // Appends flushed entries first.. (up to `last`, at most one index scan's worth) to
+  // `out`; entry_not_found when `first` has no location.
+  result<void> read_flushed_run(ledger_id ledger, entry_id first, entry_id last, std::vector<wire::shared_bytes>& out);
   // A failed entry log write or sync: storage_full when the disk is full,
   // else the system error, with `context` leading the detail.
   static error disk_failure(const error& e, std::string_view context);

@@ -113,6 +113,29 @@ result<std::optional<entry_location>> entry_index::location(ledger_id ledger, en
   return std::optional(location);
 }
 
+result<std::vector<entry_location>> entry_index::locations(ledger_id ledger, entry_id first, entry_id last,
+                                                          std::size_t max) const {
+  std::vector<entry_location> found;
+  if (last < first || max == 0) return found;
+  const auto begin = layout::location_key(ledger, first);
+  const auto end = layout::ledger_end(ledger);
+  const rocksdb::Slice upper(end);
+  rocksdb::ReadOptions read;
+  read.iterate_upper_bound = &upper;
+  std::unique_ptr<rocksdb::Iterator> it(_db->NewIterator(read));
+  auto expected = first.value();
+  for (it->Seek(begin); it->Valid() && expected <= last.value() && found.size() < max; it->Next(), ++expected) {
+    MAGNETAR_TRY(key, layout::decode_location_key(it->key().ToStringView()));
+    if (key.second.value() != expected) break;  // a gap: the range ends before it
+    MAGNETAR_TRY(location, layout::decode_location(ledger, key.second, it->value().ToStringView()));
+    found.push_back(location);
+  }
+  if (!it->status().ok()) {
+    return fail(index_error(_path, it->status(), fmt::format("scan ledger {} from entry {}", ledger, first)));
+  }
+  return found;
+}
+
 result<std::optional<entry_id>> entry_index::last_entry(ledger_id ledger) const {
   const auto begin = layout::ledger_begin(ledger);
   const auto end = layout::ledger_end(ledger);

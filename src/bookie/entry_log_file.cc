@@ -67,26 +67,58 @@ result<std::uint64_t> entry_log_file::file_size() const {
   return _reader->size();
 }
 
-result<wire::shared_bytes> entry_log_file::read(const entry_location& at, ledger_id ledger, entry_id entry) const {
-  MAGNETAR_ASSERT(at.log == _id, "read of log {} from log {}", at.log, _id);
-  const std::size_t record_size = format::record_header_size + at.length;
-  std::shared_ptr<std::byte[]> buffer = std::make_shared_for_overwrite<std::byte[]>(record_size);
-  const std::span<std::byte> record(buffer.get(), record_size);
+result<void> entry_log_file::check_record(std::span<const std::byte> record, const entry_location& at,
+                                          ledger_id ledger, entry_id entry) const {
   auto where = [&] {
     return fmt::format("ledger {} entry {}: entry log {} offset {}", ledger, entry, _path, at.offset);
   };
-  MAGNETAR_TRY(whole, read_exact(at.offset, record));
-  if (!whole) return fail(errc::corrupt_record, fmt::format("{}: record cut short", where()));
   const auto header = format::decode_record_header(record.data());
   if (header.ledger != ledger.value() || header.entry != entry.value() || header.length != at.length) {
     return fail(errc::corrupt_record, fmt::format("{}: holds ledger {} entry {} ({} bytes), expected {} bytes",
                                                   where(), header.ledger, header.entry, header.length, at.length));
   }
-  const auto payload = record.subspan(format::record_header_size);
-  if (!format::record_intact(record.data(), payload)) {
+  if (!format::record_intact(record.data(), record.subspan(format::record_header_size))) {
     return fail(errc::corrupt_record, fmt::format("{}: checksum mismatch", where()));
   }
-  return wire::shared_bytes(std::move(buffer), payload);
+  return success();
+}
+
+result<wire::shared_bytes> entry_log_file::read(const entry_location& at, ledger_id ledger, entry_id entry) const {
+  MAGNETAR_ASSERT(at.log == _id, "read of log {} from log {}", at.log, _id);
+  const std::size_t record_size = format::record_header_size + at.length;
+  std::shared_ptr<std::byte[]> buffer = std::make_shared_for_overwrite<std::byte[]>(record_size);
+  const std::span<std::byte> record(buffer.get(), record_size);
+  MAGNETAR_TRY(whole, read_exact(at.offset, record));
+  if (!whole) {
+    return fail(errc::corrupt_record, fmt::format("ledger {} entry {}: entry log {} offset {}: record cut short",
+                                                  ledger, entry, _path, at.offset));
+  }
+  MAGNETAR_TRY(check_record(record, at, ledger, entry));
+  return wire::shared_bytes(std::move(buffer), record.subspan(format::record_header_size));
+}
+
+result<void> entry_log_file::read_run(std::span<const entry_location> run, ledger_id ledger, entry_id first,
+                                      std::vector<wire::shared_bytes>& out) const {
+  if (run.empty()) return success();
+  const auto start = run.front().offset;
+  const auto end = run.back().offset + format::record_header_size + run.back().length;
+  std::shared_ptr<std::byte[]> buffer = std::make_shared_for_overwrite<std::byte[]>(end - start);
+  const std::span<std::byte> bytes(buffer.get(), end - start);
+  MAGNETAR_TRY(whole, read_exact(start, bytes));
+  if (!whole) {
+    return fail(errc::corrupt_record, fmt::format("ledger {} entries {}..{}: entry log {} offset {}: records cut "
+                                                  "short",
+                                                  ledger, first, first.value() + std::ssize(run) - 1, _path, start));
+  }
+  for (std::size_t i = 0; i < run.size(); ++i) {
+    const auto& at = run[i];
+    MAGNETAR_ASSERT(at.log == _id && at.offset >= start && at.offset + format::record_header_size + at.length <= end,
+                    "record at {} outside the run {}..{} of log {}", at.offset, start, end, _id);
+    const auto record = bytes.subspan(at.offset - start, format::record_header_size + at.length);
+    MAGNETAR_TRY(check_record(record, at, ledger, entry_id(first.value() + static_cast<std::int64_t>(i))));
+    out.emplace_back(buffer, record.subspan(format::record_header_size));
+  }
+  return success();
 }
 
 result<scan_outcome> entry_log_file::scan(std::uint64_t limit, const scan_fn& fn) const {

@@ -68,6 +68,11 @@ class entry_log_file {
   // The payload of the record at `at`, which must be (ledger, entry) with an
   // intact checksum; else corrupt_record naming the log, offset and ids.
   result<wire::shared_bytes> read(const entry_location& at, ledger_id ledger, entry_id entry) const;
+  // The payloads of entries first, first + 1, ... of `ledger`, whose records lie back to
+  // back at `run` (each starts where the one before ends), appended to `out`: one pread
+  // into one buffer that the payloads share. Checked as read() checks one record.
+  result<void> read_run(std::span<const entry_location> run, ledger_id ledger, entry_id first,
+                        std::vector<wire::shared_bytes>& out) const;
   // Visits the data records from the header up to `limit` (or the end of the
   // file), stopping at the first that is torn, corrupt or a footer.
   result<scan_outcome> scan(std::uint64_t limit, const scan_fn& fn) const;
@@ -93,6 +98,10 @@ class entry_log_file {
 
   result<io::file*> writer();
   result<void> write_buffer();
+  // Success when `record` (header and payload) is entry (ledger, entry) as `at` describes
+  // it, with an intact checksum; else corrupt_record naming the log, offset and ids.
+  result<void> check_record(std::span<const std::byte> record, const entry_location& at, ledger_id ledger,
+                            entry_id entry) const;
   // Reads exactly out.size() bytes at `offset`; false at a short read.
   result<bool> read_exact(std::uint64_t offset, std::span<std::byte> out) const;
 

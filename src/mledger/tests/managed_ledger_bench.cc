@@ -1,6 +1,6 @@
 // Managed ledger throughput over one embedded bookie (journal on a faulty_file_system
 // over a temp directory, so fdatasync is real): pipelined adds of 100 B and 1 KiB, and
-// catch-up reads of a backlog from the bookie and from the entry cache. The cluster's
+// catch-up reads of a 1 GiB backlog from the bookie and from the entry cache. The cluster's
 // clock is a manual one, so add latency is not measured here (the histogram would read 0).
 #include "mledger/managed_ledger.h"
 
@@ -52,15 +52,18 @@ void bm_add(benchmark::State& state) {
 }
 BENCHMARK(bm_add)->Args({100, 1})->Args({100, 256})->Args({1024, 256})->Unit(benchmark::kMillisecond)->UseRealTime();
 
-// Reads a backlog of 10,000 1 KiB entries through a cursor, from storage (a reopened
-// managed ledger has an empty cache) or from the cache (entries just added).
+// Reads a 1 GiB backlog through a cursor, 100 entries at a time as a dispatcher reads:
+// from storage (a reopened managed ledger has an empty cache; the entry logs are in the
+// page cache, just written) or from the entry cache (entries just added, a cache that
+// holds them all). Each entry read from storage is inserted into the cache as well.
 void bm_catch_up_read(benchmark::State& state) {
-  const bool from_cache = state.range(0) != 0;
-  constexpr int entries = 10'000;
-  constexpr std::size_t size = 1024;
+  const auto size = static_cast<std::size_t>(state.range(0));
+  const bool from_cache = state.range(1) != 0;
+  constexpr std::int64_t backlog_bytes = 1 << 30;
+  const int entries = static_cast<int>(backlog_bytes / static_cast<std::int64_t>(size));
   test_cluster c;
   managed_ledger_config config;
-  config.cache.max_bytes = 64 << 20;
+  config.cache.max_bytes = from_cache ? 2 * backlog_bytes : 64 << 20;
   config.cache.time_to_live = std::chrono::hours(1);
   auto ml = c.open("bench", config);
   add_many(c, *ml, entries, 256, size);
@@ -83,7 +86,14 @@ void bm_catch_up_read(benchmark::State& state) {
   state.SetBytesProcessed(read * static_cast<std::int64_t>(size));
   (void)c.run(ml->close());
 }
-BENCHMARK(bm_catch_up_read)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(bm_catch_up_read)
+    ->ArgNames({"bytes", "from_cache"})
+    ->Args({1024, 0})
+    ->Args({16 << 10, 0})
+    ->Args({128 << 10, 0})
+    ->Args({1024, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace
 }  // namespace magnetar::mledger
