@@ -12,8 +12,6 @@
 namespace magnetar::bookie {
 namespace {
 
-constexpr std::size_t zero_chunk = 1 << 20;
-
 std::string path_of(const journal_options& options, std::uint64_t sequence) {
   return options.directory + "/" + journal_file_name(sequence);
 }
@@ -243,17 +241,13 @@ result<void> journal::start_new_file() {
 }
 
 result<void> journal::ensure_room(std::uint64_t bytes) {
-  // Zeros ahead of the writes: the end marker for replay, and already
-  // allocated blocks so that fdatasync need not also commit a new file size.
-  static const std::vector<std::byte> zeros(zero_chunk);
+  // Blocks allocated ahead of the writes, reading as zeros (the end marker for replay),
+  // so that fdatasync need not also commit a new file size.
   const auto wanted = _write_offset + bytes + 4;
   if (wanted <= _zeroed_to) return success();
   const auto target = std::max(wanted, _zeroed_to + _options.preallocate_bytes);
-  while (_zeroed_to < target) {
-    const auto n = std::min<std::uint64_t>(zero_chunk, target - _zeroed_to);
-    MAGNETAR_TRY(_file->write_at(_zeroed_to, std::span(zeros).first(n)));
-    _zeroed_to += n;
-  }
+  MAGNETAR_TRY(_file->allocate(_zeroed_to, target - _zeroed_to));
+  _zeroed_to = target;
   return success();
 }
 

@@ -34,6 +34,19 @@ class file {
   virtual result<void> sync() = 0;
   virtual result<void> truncate(std::uint64_t size) = 0;
   virtual result<std::uint64_t> size() = 0;
+  // Makes [offset, offset + length) part of the file with its blocks reserved, reading
+  // as zeros where nothing was written, so that later writes there change neither the
+  // file's size nor its block map. This default writes the zeros.
+  virtual result<void> allocate(std::uint64_t offset, std::uint64_t length) {
+    static const std::vector<std::byte> zeros(1 << 20);
+    while (length > 0) {
+      const auto n = std::min<std::uint64_t>(length, zeros.size());
+      MAGNETAR_TRY(write_at(offset, std::span(zeros).first(n)));
+      offset += n;
+      length -= n;
+    }
+    return success();
+  }
 
   const std::string& path() const { return _path; }
 

@@ -68,6 +68,13 @@ class posix_file final : public file {
     return static_cast<std::uint64_t>(st.st_size);
   }
 
+  result<void> allocate(std::uint64_t offset, std::uint64_t length) override {
+    // Unwritten extents: no zeros to write now and none for a sync to flush later.
+    if (::fallocate(_fd, 0, static_cast<off_t>(offset), static_cast<off_t>(length)) == 0) return success();
+    if (errno != EOPNOTSUPP) return fail(os_failure("fallocate", path()));
+    return file::allocate(offset, length);
+  }
+
  private:
   int _fd;
 };

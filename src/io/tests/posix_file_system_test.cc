@@ -32,6 +32,23 @@ TEST_F(posix_file_system_test, written_bytes_read_back_at_their_offsets) {
   EXPECT_EQ(read_all(*f), "hello WORLD!");
 }
 
+TEST_F(posix_file_system_test, an_allocated_range_extends_the_file_and_reads_as_zeros) {
+  auto f = fs.open(dir / "a", open_mode::create).value();
+  ASSERT_TRUE(f->write_at(0, bytes_of("abc")));
+  ASSERT_TRUE(f->allocate(3, 8189));
+  EXPECT_EQ(f->size().value(), 8192u);
+  EXPECT_EQ(read_all(*f), "abc" + std::string(8189, '\0'));
+}
+
+TEST_F(posix_file_system_test, a_write_inside_an_allocated_range_keeps_the_files_size) {
+  auto f = fs.open(dir / "a", open_mode::create).value();
+  ASSERT_TRUE(f->allocate(0, 4096));
+  ASSERT_TRUE(f->write_at(100, bytes_of("xyz")));
+  ASSERT_TRUE(f->sync());
+  EXPECT_EQ(f->size().value(), 4096u);
+  EXPECT_EQ(read_all(*f).substr(99, 5), std::string("\0xyz\0", 5));
+}
+
 TEST_F(posix_file_system_test, read_past_the_end_returns_fewer_bytes) {
   auto f = fs.open(dir / "a", open_mode::create).value();
   ASSERT_TRUE(f->write_at(0, bytes_of("abc")));
