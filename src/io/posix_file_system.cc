@@ -69,10 +69,14 @@ class posix_file final : public file {
   }
 
   result<void> allocate(std::uint64_t offset, std::uint64_t length) override {
+    if (length == 0) return success();
     // Unwritten extents: no zeros to write now and none for a sync to flush later.
-    if (::fallocate(_fd, 0, static_cast<off_t>(offset), static_cast<off_t>(length)) == 0) return success();
-    if (errno != EOPNOTSUPP) return fail(os_failure("fallocate", path()));
-    return file::allocate(offset, length);
+    for (;;) {
+      if (::fallocate(_fd, 0, static_cast<off_t>(offset), static_cast<off_t>(length)) == 0) return success();
+      if (errno == EINTR) continue;
+      if (errno == EOPNOTSUPP || errno == ENOSYS) return file::allocate(offset, length);
+      return fail(os_failure("fallocate", path()));
+    }
   }
 
  private:

@@ -69,6 +69,18 @@ TEST_F(ledger_storage_gc_test, a_mostly_deleted_log_is_compacted_and_its_live_en
   EXPECT_EQ(storage().state(ledger_id(2)).value().last_entry, entry_id(1));
 }
 
+TEST_F(ledger_storage_gc_test, compacted_entries_read_back_as_a_range_from_their_new_log) {
+  flush_ledgers({{1, 18}, {2, 2}});
+  flush_ledgers({{3, 1}});
+  ASSERT_TRUE(storage().delete_ledger(ledger_id(1)));
+  ASSERT_EQ(collect().logs_compacted, 1u);
+  const auto range = storage().read_range(ledger_id(2), entry_id(0), entry_id(1));
+  ASSERT_TRUE(range) << range.error();
+  ASSERT_EQ(range.value().size(), 2u);
+  EXPECT_EQ(testing::text_of(range.value()[0]), expected(2, 0, entry_bytes));
+  EXPECT_EQ(testing::text_of(range.value()[1]), expected(2, 1, entry_bytes));
+}
+
 TEST_F(ledger_storage_gc_test, a_log_with_a_high_live_share_is_left_alone) {
   flush_ledgers({{1, 2}, {2, 18}});
   flush_ledgers({{3, 1}});

@@ -47,11 +47,12 @@ TEST_F(range_reads, a_range_reads_flushed_entries_then_the_ones_still_in_the_wri
 }
 
 TEST_F(range_reads, a_ledgers_entries_interleaved_with_anothers_read_back_as_its_own) {
+  // A flush after each pair: ledger 1's records are not back to back in the log.
   for (int e = 0; e < 30; ++e) {
     add(1, e, 64);
     add(2, e, 64);
+    flush();
   }
-  flush();
   EXPECT_EQ(read_range(1, 5, 29), expected_range(1, 5, 29, 64));
   EXPECT_EQ(read_range(2, 0, 9), expected_range(2, 0, 9, 64));
 }
@@ -66,8 +67,14 @@ TEST_F(range_reads, a_range_spread_over_several_flushes_and_entry_logs_reads_who
   EXPECT_EQ(read_range(1, 0, 39), expected_range(1, 0, 39, 100 << 10));
 }
 
+TEST_F(range_reads, a_range_longer_than_one_index_scan_comes_back_whole) {
+  add_range(1, 0, 3000, 10);
+  flush();
+  EXPECT_EQ(read_range(1, 0, 2999), expected_range(1, 0, 2999, 10));
+}
+
 TEST_F(range_reads, a_range_larger_than_one_read_comes_back_whole) {
-  // More than one pread's worth (4 MiB) in one log.
+  // Several preads' worth (256 KiB each) in one log.
   _max_log_bytes = 64 << 20;
   _cache_bytes = 32 << 20;
   reopen();
