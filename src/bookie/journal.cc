@@ -16,6 +16,13 @@ std::string path_of(const journal_options& options, std::uint64_t sequence) {
   return options.directory + "/" + journal_file_name(sequence);
 }
 
+// A reclaimed file kept for reuse: "spare-" and its journal name (which replay ignores).
+constexpr std::string_view spare_prefix = "spare-";
+
+bool is_spare(const std::string& name) {
+  return name.starts_with(spare_prefix) && parse_journal_file_name(name.substr(spare_prefix.size())).has_value();
+}
+
 }  // namespace
 
 journal::journal(journal_options options) : _options(std::move(options)) {}
@@ -27,6 +34,7 @@ result<std::unique_ptr<journal>> journal::open(const journal_options& options) {
   std::unique_ptr<journal> j(new journal(options));
   for (const auto& name : names) {
     if (auto sequence = parse_journal_file_name(name)) j->_replay_files.push_back(*sequence);
+    if (is_spare(name)) j->_spares.push_back(name);
   }
   std::sort(j->_replay_files.begin(), j->_replay_files.end());
   j->_file_sequence = j->_replay_files.empty() ? 0 : j->_replay_files.back();
@@ -51,14 +59,19 @@ result<journal_scan> journal::replay(const std::function<result<void>(const jour
     MAGNETAR_TRY(size, file->size());
     std::vector<std::byte> bytes(size);
     MAGNETAR_TRY(file->read_at(0, bytes));
-    if (size < journal_header_size || !decode_journal_header(bytes)) {
+    const auto header = decode_journal_header(bytes);
+    if (!header) {
       damage = fmt::format("{}: no valid header ({} bytes)", path, size);
       continue;
     }
+    // A reused file whose new header never reached the disk: it holds no records of
+    // this use (records are written only after the header is synced).
+    if (header.value().sequence != _replay_files[i]) continue;
     result<void> visited = success();
-    auto scan = scan_journal_records(std::span(bytes).subspan(journal_header_size), [&](const journal_record& r) {
-      if (visited) visited = visit(r);
-    });
+    auto scan = scan_journal_records(std::span(bytes).subspan(journal_header_size), header.value().salt,
+                                     [&](const journal_record& r) {
+                                       if (visited) visited = visit(r);
+                                     });
     MAGNETAR_TRY(std::move(visited));
     if (scan.records > 0 && damage) {
       return fail(errc::corrupt_record, fmt::format("journal {} is damaged but a newer file has records: synced "
@@ -190,14 +203,31 @@ result<void> journal::reclaim(std::uint64_t mark) {
     kept.push_back(sequence);
   }
   MAGNETAR_TRY(names, _options.fs->list(_options.directory));
+  bool retired = false;
   for (const auto& name : names) {
     auto sequence = parse_journal_file_name(name);
     if (!sequence || *sequence >= mark) continue;
-    MAGNETAR_TRY(_options.fs->remove(_options.directory + "/" + name));
+    retired = true;
+    bool keep = false;
+    {
+      std::lock_guard lock(_mutex);
+      keep = _spares.size() < _options.max_spare_files;
+    }
+    const auto path = _options.directory + "/" + name;
+    if (keep) {
+      const auto spare = std::string(spare_prefix) + name;
+      MAGNETAR_TRY(_options.fs->rename(path, _options.directory + "/" + spare));
+      std::lock_guard lock(_mutex);
+      _spares.push_back(spare);
+    } else {
+      MAGNETAR_TRY(_options.fs->remove(path));
+    }
     std::lock_guard lock(_mutex);
     ++_stats.files_reclaimed;
   }
   _replay_files = std::move(kept);
+  // A directory sync is a device flush, which the writer's syncs would wait behind.
+  if (!retired) return success();
   return _options.fs->sync_directory(_options.directory);
 }
 
@@ -224,12 +254,25 @@ journal_stats journal::stats() const {
 result<void> journal::start_new_file() {
   const auto sequence = _file_sequence + 1;
   const auto path = path_of(_options, sequence);
-  MAGNETAR_TRY(file, _options.fs->open(path, io::open_mode::create_new));
-  MAGNETAR_TRY(file->write_at(0, encode_journal_header(sequence)));
+  MAGNETAR_TRY(file, reuse_spare(path));
+  const bool reused = file != nullptr;
+  std::uint64_t allocated = 0;
+  if (reused) {
+    MAGNETAR_TRY(size, file->size());
+    allocated = size;
+  } else {
+    MAGNETAR_TRY(created, _options.fs->open(path, io::open_mode::create_new));
+    file = std::move(created);
+  }
+  // The header, and an end marker before whatever a reused file still holds.
+  auto head = encode_journal_header(sequence);
+  head.resize(journal_header_size + journal_end_marker_size);
+  MAGNETAR_TRY(file->write_at(0, head));
   _file = std::move(file);
   _file_sequence = sequence;
+  _salt = journal_salt(sequence);
   _write_offset = journal_header_size;
-  _zeroed_to = journal_header_size;
+  _allocated_to = std::max<std::uint64_t>(allocated, head.size());
   MAGNETAR_TRY(ensure_room(0));
   MAGNETAR_TRY(_file->sync());
   // The new name must survive a crash, or replay would miss the file.
@@ -237,28 +280,44 @@ result<void> journal::start_new_file() {
   std::lock_guard lock(_mutex);
   _current_sequence = sequence;
   ++_stats.files_created;
+  if (reused) ++_stats.files_reused;
   return success();
+}
+
+result<std::unique_ptr<io::file>> journal::reuse_spare(const std::string& path) {
+  std::string spare;
+  {
+    std::lock_guard lock(_mutex);
+    if (_spares.empty()) return std::unique_ptr<io::file>();
+    spare = std::move(_spares.back());
+    _spares.pop_back();
+  }
+  MAGNETAR_TRY(_options.fs->rename(_options.directory + "/" + spare, path));
+  return _options.fs->open(path, io::open_mode::read_write);
 }
 
 result<void> journal::ensure_room(std::uint64_t bytes) {
-  // Blocks allocated ahead of the writes, reading as zeros (the end marker for replay),
-  // so that fdatasync need not also commit a new file size.
-  const auto wanted = _write_offset + bytes + 4;
-  if (wanted <= _zeroed_to) return success();
-  const auto target = std::max(wanted, _zeroed_to + _options.preallocate_bytes);
-  MAGNETAR_TRY(_file->allocate(_zeroed_to, target - _zeroed_to));
-  _zeroed_to = target;
+  // Blocks allocated ahead of the writes, so that a sync need not also commit a new
+  // file size (a reused file has them already, up to its old size).
+  const auto wanted = _write_offset + bytes;
+  if (wanted <= _allocated_to) return success();
+  const auto target = std::max(wanted, _allocated_to + _options.preallocate_bytes);
+  MAGNETAR_TRY(_file->allocate(_allocated_to, target - _allocated_to));
+  _allocated_to = target;
   return success();
 }
 
-result<void> journal::write_group(const std::vector<std::byte>& bytes) {
-  if (_write_offset > journal_header_size && _write_offset + bytes.size() > _options.max_file_bytes) {
+result<void> journal::write_group(std::vector<std::byte>& bytes) {
+  const auto records = bytes.size();
+  if (_write_offset > journal_header_size && _write_offset + records > _options.max_file_bytes) {
     MAGNETAR_TRY(start_new_file());
   }
+  stamp_journal_salt(bytes, _salt);
+  bytes.resize(records + journal_end_marker_size);  // zeros: the next group writes over them
   MAGNETAR_TRY(ensure_room(bytes.size()));
   MAGNETAR_TRY(_file->write_at(_write_offset, bytes));
   MAGNETAR_TRY(_file->sync());
-  _write_offset += bytes.size();
+  _write_offset += records;
   return success();
 }
 
@@ -281,6 +340,7 @@ void journal::run_writer() {
       already_failed = _failure.has_value();
     }
 
+    const auto record_bytes = taken.bytes.size();
     auto written = already_failed ? result<void>(success()) : write_group(taken.bytes);
 
     const error* failure = nullptr;
@@ -299,7 +359,7 @@ void journal::run_writer() {
         failure = &recorded;
       } else {
         _stats.records += taken.records;
-        _stats.bytes += taken.bytes.size();
+        _stats.bytes += record_bytes;
         ++_stats.groups;
       }
     }

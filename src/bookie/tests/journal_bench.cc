@@ -3,9 +3,11 @@
 //   journal_pipelined/<payload bytes>/<writers>/<in flight per writer>
 //     writers (threads) keep up to N entries each in flight, as a broker's
 //     managed ledgers do; entries/s, MB/s and the add latency percentiles.
-//   journal_paced/<payload bytes>/<entries per second>
+//   journal_paced/<payload bytes>/<entries per second>/<reuse>
 //     one pacer adds entries at a fixed rate; latency counts from each entry's
-//     intended time, so a stall shows up (no coordinated omission).
+//     intended time, so a stall shows up (no coordinated omission). With reuse,
+//     16 MiB files and a checkpoint (reclaim) every 100 ms, as a bookie that has
+//     run a while: new files come from the spares. Without, one new file.
 #include "base/histogram.h"
 #include "bookie/journal.h"
 #include "io/temp_directory.h"
@@ -89,12 +91,34 @@ BENCHMARK(journal_pipelined)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 
+// Fills and reclaims files until the journal holds max_spare_files spares.
+void make_spares(journal& j, std::uint64_t file_bytes) {
+  const std::string payload(64 << 10, 's');
+  const journal_record r{journal_record_type::add_entry, ledger_id(99), entry_id(0), entry_id(-1),
+                         std::as_bytes(std::span(payload))};
+  const auto records = static_cast<std::int64_t>((journal_options{}.max_spare_files + 1) * file_bytes / payload.size());
+  std::atomic<std::int64_t> done{0};
+  for (std::int64_t i = 0; i < records; ++i) {
+    j.append(std::span(&r, 1), [&](const error* e) {
+      if (e) std::abort();
+      done.fetch_add(1, std::memory_order_release);
+    });
+  }
+  while (done.load(std::memory_order_acquire) < records) std::this_thread::yield();
+  if (!j.reclaim(j.checkpoint_mark())) std::abort();
+}
+
 void journal_paced(benchmark::State& state) {
   const auto payload_size = static_cast<std::size_t>(state.range(0));
   const auto rate = state.range(1);
+  const bool reuse = state.range(2) != 0;
   const auto seconds = 3;
   io::temp_directory dir("journal-bench");
-  auto j = open_journal(dir);
+  journal_options options;
+  options.directory = dir / "journal";
+  if (reuse) options.max_file_bytes = 16 << 20;
+  auto j = journal::open(options).value();
+  if (reuse) make_spares(*j, options.max_file_bytes);
   const std::string payload(payload_size, 'p');
   base::histogram latency_ns(60'000'000'000);
   std::atomic<std::int64_t> done{0};
@@ -104,6 +128,17 @@ void journal_paced(benchmark::State& state) {
   for (auto _ : state) {
     const auto start = steady::now();
     const std::int64_t count = rate * seconds;
+    // Checkpoints on a thread of their own, as the bookie's.
+    std::atomic<bool> paced{false};
+    std::thread checkpoints;
+    if (reuse) {
+      checkpoints = std::thread([&] {
+        while (!paced.load()) {
+          if (!j->reclaim(j->checkpoint_mark())) std::abort();
+          std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+      });
+    }
     for (std::int64_t i = 0; i < count; ++i) {
       const auto intended = start + i * interval;
       while (steady::now() < intended) {
@@ -117,14 +152,16 @@ void journal_paced(benchmark::State& state) {
       });
     }
     while (done.load(std::memory_order_acquire) < total + count) std::this_thread::yield();
+    paced.store(true);
+    if (checkpoints.joinable()) checkpoints.join();
     total += count;
   }
   report(state, latency_ns, total, payload_size, *j);
+  state.counters["files_reused"] = static_cast<double>(j->stats().files_reused);
 }
 BENCHMARK(journal_paced)
-    ->ArgNames({"bytes", "rate"})
-    ->Args({100, 30000})
-    ->Args({1024, 30000})
+    ->ArgNames({"bytes", "rate", "reuse"})
+    ->ArgsProduct({{100, 1024}, {30000}, {0, 1}})
     ->Iterations(1)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);

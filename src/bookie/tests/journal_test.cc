@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <future>
 #include <string>
@@ -217,6 +218,75 @@ TEST_F(journal_test, reclaim_removes_the_files_before_the_checkpoint) {
   ASSERT_FALSE(seen.empty());
   EXPECT_EQ(seen.back(), (std::tuple<std::int64_t, std::int64_t, std::string>{4, 30, "after the mark"}));
   EXPECT_LT(seen.size(), 31u) << "records in reclaimed files are gone";
+}
+
+// Whether `seen` is the last seen.size() records of `all`, in order: what replay
+// after a reclaim must give (no record of an older use of a reused file).
+bool is_suffix(const records& seen, const records& all) {
+  return seen.size() <= all.size() && std::equal(seen.begin(), seen.end(), all.end() - std::ssize(seen));
+}
+
+TEST_F(journal_test, reclaimed_files_are_reused_and_replay_only_this_uses_records) {
+  auto o = options();
+  o.max_file_bytes = 4096;
+  records all;
+  auto write = [&](journal& j, int from, int to) {
+    for (int i = from; i < to; ++i) {
+      const std::string payload(150 + i % 7, static_cast<char>('a' + i % 26));
+      ASSERT_TRUE(append(j, {add(5, i, payload)}));
+      all.emplace_back(5, i, payload);
+    }
+  };
+  {
+    auto j = open(o);
+    write(*j, 0, 60);
+    ASSERT_TRUE(j->reclaim(j->checkpoint_mark()));
+    write(*j, 60, 130);  // rolls into the spares, which still hold records 0..59
+    EXPECT_EQ(j->stats().files_reused, 2u);
+  }
+  auto j = open(o);
+  journal_scan scan;
+  const auto seen = replayed(*j, &scan);
+  EXPECT_TRUE(is_suffix(seen, all)) << seen.size() << " records replayed";
+  EXPECT_GE(seen.size(), 70u);
+  EXPECT_TRUE(scan.clean_end);
+}
+
+TEST_F(journal_test, a_crash_in_a_reused_file_loses_only_what_was_not_synced) {
+  auto o = options();
+  o.max_file_bytes = 4096;
+  records all;
+  auto j = open(o);
+  for (int i = 0; i < 40; ++i) {
+    const std::string payload(180, static_cast<char>('k' + i % 10));
+    ASSERT_TRUE(append(*j, {add(6, i, payload)}));
+    all.emplace_back(6, i, payload);
+  }
+  ASSERT_TRUE(j->reclaim(j->checkpoint_mark()));
+  for (int i = 40; i < 70; ++i) {
+    const std::string payload(180, static_cast<char>('A' + i % 10));
+    ASSERT_TRUE(append(*j, {add(6, i, payload)}));
+    all.emplace_back(6, i, payload);
+  }
+  ASSERT_GT(j->stats().files_reused, 0u);
+  fs.crash();
+  j.reset();
+  auto reopened = open(o);
+  const auto seen = replayed(*reopened);
+  EXPECT_TRUE(is_suffix(seen, all)) << seen.size() << " records replayed";
+  EXPECT_GE(seen.size(), 30u);
+}
+
+TEST_F(journal_test, only_max_spare_files_are_kept_and_the_rest_removed) {
+  auto o = options();
+  o.max_file_bytes = 4096;
+  o.max_spare_files = 1;
+  auto j = open(o);
+  for (int i = 0; i < 60; ++i) ASSERT_TRUE(append(*j, {add(7, i, std::string(200, 'z'))}));
+  ASSERT_TRUE(j->reclaim(j->checkpoint_mark()));
+  auto names = fs.list(o.directory).value();
+  EXPECT_EQ(std::count_if(names.begin(), names.end(), [](const std::string& n) { return n.starts_with("spare-"); }),
+            1);
 }
 
 TEST_F(journal_test, appends_after_stop_are_refused) {
