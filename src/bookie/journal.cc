@@ -38,7 +38,11 @@ result<std::unique_ptr<journal>> journal::open(const journal_options& options) {
   }
   std::sort(j->_replay_files.begin(), j->_replay_files.end());
   j->_file_sequence = j->_replay_files.empty() ? 0 : j->_replay_files.back();
-  MAGNETAR_TRY(j->start_new_file());
+  j->_preparer = std::thread([raw = j.get()] { raw->run_preparer(); });
+  if (auto started = j->start_new_file(); !started) {
+    j->stop();
+    return fail(std::move(started).error());
+  }
   j->_writer = std::thread([raw = j.get()] { raw->run_writer(); });
   return j;
 }
@@ -238,7 +242,9 @@ void journal::stop() {
     _stopping = true;
   }
   _wake_writer.notify_one();
+  _wake_preparer.notify_one();
   if (_writer.joinable()) _writer.join();
+  if (_preparer.joinable()) _preparer.join();
 }
 
 std::size_t journal::queued_appends() const {
@@ -251,13 +257,18 @@ journal_stats journal::stats() const {
   return _stats;
 }
 
-result<void> journal::start_new_file() {
-  const auto sequence = _file_sequence + 1;
+base::histogram journal::sync_latency() const {
+  std::lock_guard lock(_mutex);
+  return _sync_ns;
+}
+
+result<journal::prepared_file> journal::prepare_file(std::uint64_t sequence) {
   const auto path = path_of(_options, sequence);
+  prepared_file next{.sequence = sequence};
   MAGNETAR_TRY(file, reuse_spare(path));
-  const bool reused = file != nullptr;
+  next.reused = file != nullptr;
   std::uint64_t allocated = 0;
-  if (reused) {
+  if (next.reused) {
     MAGNETAR_TRY(size, file->size());
     allocated = size;
   } else {
@@ -268,20 +279,71 @@ result<void> journal::start_new_file() {
   auto head = encode_journal_header(sequence);
   head.resize(journal_header_size + journal_end_marker_size);
   MAGNETAR_TRY(file->write_at(0, head));
-  _file = std::move(file);
+  allocated = std::max<std::uint64_t>(allocated, head.size());
+  const auto wanted = journal_header_size + _options.preallocate_bytes;
+  if (allocated < wanted) {
+    MAGNETAR_TRY(file->allocate(allocated, wanted - allocated));
+  }
+  next.allocated_to = std::max(allocated, wanted);
+  MAGNETAR_TRY(file->sync());
+  // The new name must survive a crash, or replay would miss the file.
+  MAGNETAR_TRY(_options.fs->sync_directory(_options.directory));
+  next.file = std::move(file);
+  return next;
+}
+
+result<void> journal::start_new_file() {
+  const auto sequence = _file_sequence + 1;
+  std::optional<prepared_file> next;
+  {
+    std::unique_lock lock(_mutex);
+    _next_wanted.reset();  // not started: this thread prepares it itself
+    _file_prepared.wait(lock, [&] { return !_preparing; });
+    if (_prepared && _prepared->sequence == sequence) next = std::move(_prepared);
+    _prepared.reset();
+  }
+  if (!next) {
+    MAGNETAR_TRY(prepared, prepare_file(sequence));
+    next = std::move(prepared);
+  }
+  _file = std::move(next->file);
   _file_sequence = sequence;
   _salt = journal_salt(sequence);
   _write_offset = journal_header_size;
-  _allocated_to = std::max<std::uint64_t>(allocated, head.size());
-  MAGNETAR_TRY(ensure_room(0));
-  MAGNETAR_TRY(_file->sync());
-  // The new name must survive a crash, or replay would miss the file.
-  MAGNETAR_TRY(_options.fs->sync_directory(_options.directory));
-  std::lock_guard lock(_mutex);
-  _current_sequence = sequence;
-  ++_stats.files_created;
-  if (reused) ++_stats.files_reused;
+  _allocated_to = next->allocated_to;
+  {
+    std::lock_guard lock(_mutex);
+    _current_sequence = sequence;
+    ++_stats.files_created;
+    if (next->reused) ++_stats.files_reused;
+    _next_wanted = sequence + 1;
+  }
+  _wake_preparer.notify_one();
   return success();
+}
+
+void journal::run_preparer() {
+  pthread_setname_np(pthread_self(), "journal-prep");
+  std::unique_lock lock(_mutex);
+  for (;;) {
+    _wake_preparer.wait(lock, [&] { return _next_wanted.has_value() || _stopping; });
+    if (_stopping) return;
+    const auto sequence = *_next_wanted;
+    _next_wanted.reset();
+    _preparing = true;
+    lock.unlock();
+    auto prepared = prepare_file(sequence);
+    lock.lock();
+    _preparing = false;
+    if (prepared) {
+      _prepared = std::move(prepared).value();
+      ++_stats.files_prepared;
+    } else {
+      // The writer prepares the file itself when it needs it, and meets the error then.
+      spdlog::warn("journal {}: preparing file {} ahead: {}", _options.directory, sequence, prepared.error());
+    }
+    _file_prepared.notify_all();
+  }
 }
 
 result<std::unique_ptr<io::file>> journal::reuse_spare(const std::string& path) {
@@ -316,8 +378,12 @@ result<void> journal::write_group(std::vector<std::byte>& bytes) {
   bytes.resize(records + journal_end_marker_size);  // zeros: the next group writes over them
   MAGNETAR_TRY(ensure_room(bytes.size()));
   MAGNETAR_TRY(_file->write_at(_write_offset, bytes));
+  const auto sync_start = std::chrono::steady_clock::now();
   MAGNETAR_TRY(_file->sync());
+  const auto synced_in = std::chrono::steady_clock::now() - sync_start;
   _write_offset += records;
+  std::lock_guard lock(_mutex);
+  _sync_ns.record(std::chrono::duration_cast<std::chrono::nanoseconds>(synced_in).count());
   return success();
 }
 

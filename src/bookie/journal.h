@@ -24,6 +24,7 @@
 // reclaim() and stop() from one controlling thread.
 #pragma once
 
+#include "base/histogram.h"
 #include "base/result.h"
 #include "bookie/journal_format.h"
 #include "io/asio.h"
@@ -62,6 +63,7 @@ struct journal_stats {
   std::uint64_t groups = 0;  // = fdatasyncs of record data
   std::uint64_t files_created = 0;  // reused ones included
   std::uint64_t files_reused = 0;
+  std::uint64_t files_prepared = 0;  // ahead of need, by the preparer
   std::uint64_t files_reclaimed = 0;
 };
 
@@ -101,6 +103,9 @@ class journal {
   void stop();
 
   journal_stats stats() const;
+  // The durations of the journal's fdatasyncs of record data, in nanoseconds: the
+  // disk's own sync latency under this journal's writes, beside which an add's is read.
+  base::histogram sync_latency() const;
   // Appends waiting for the writer to take them.
   std::size_t queued_appends() const;
   const std::string& directory() const { return _options.directory; }
@@ -117,9 +122,22 @@ class journal {
   };
 
   explicit journal(journal_options options);
+  // A file ready to take records: header and end marker written, blocks allocated,
+  // synced, its name synced in the directory.
+  struct prepared_file {
+    std::uint64_t sequence = 0;
+    std::unique_ptr<io::file> file;
+    std::uint64_t allocated_to = 0;
+    bool reused = false;
+  };
+  result<prepared_file> prepare_file(std::uint64_t sequence);
+  // Moves the writer to the next file: the one prepared ahead, else one prepared now.
   result<void> start_new_file();
-  // Opens a spare as file `sequence`, or nullptr when there is none.
+  // Opens a spare under `path`, or nullptr when there is none.
   result<std::unique_ptr<io::file>> reuse_spare(const std::string& path);
+  // Prepares the file after the writer's while the writer fills its own: a roll
+  // otherwise stalled every add behind a rename, header sync and directory sync.
+  void run_preparer();
   result<void> ensure_room(std::uint64_t bytes);
   void run_writer();
   // Writes the records (and an end marker after them) into the current file.
@@ -144,7 +162,14 @@ class journal {
   std::uint64_t _current_sequence = 0;  // the writer's file, as seen by checkpoint_mark()
   std::vector<std::string> _spares;     // names of reclaimed files kept for reuse
   journal_stats _stats;
+  base::histogram _sync_ns{60'000'000'000};
+  std::condition_variable _wake_preparer;
+  std::condition_variable _file_prepared;
+  std::optional<std::uint64_t> _next_wanted;  // the file the preparer is to prepare next
+  bool _preparing = false;
+  std::optional<prepared_file> _prepared;
   std::thread _writer;
+  std::thread _preparer;
 };
 
 }  // namespace magnetar::bookie
