@@ -88,8 +88,8 @@ void key_shared_dispatcher::acked_upto(mledger::position /*p*/) {
   dispatch();
 }
 
-std::uint16_t key_shared_dispatcher::key_hash_of(const proto::MessageMetadata& metadata) const {
-  return sticky_key_hash(metadata);
+std::uint16_t key_shared_dispatcher::key_hash_of(const dispatch_fields& fields) const {
+  return sticky_key_hash(fields);
 }
 
 consumer* key_shared_dispatcher::receiver_of(std::uint16_t key_hash) const {

@@ -38,7 +38,7 @@ class key_shared_dispatcher final : public shared_dispatcher {
 
  protected:
   consumer* choose(std::uint16_t key_hash, bool replayed) override;
-  std::uint16_t key_hash_of(const proto::MessageMetadata& metadata) const override;
+  std::uint16_t key_hash_of(const dispatch_fields& fields) const override;
   std::vector<mledger::position> pick_replay(std::size_t max) override;
   std::size_t new_entries_allowed(std::size_t max) const override;
   void delivery_starts() override { _blocked_now.clear(); }

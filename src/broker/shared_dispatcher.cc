@@ -1,7 +1,7 @@
 #include "broker/shared_dispatcher.h"
 
 #include "broker/consumer.h"
-#include "broker/entry_format.h"
+#include "broker/dispatch_fields.h"
 #include "broker/subscription.h"
 #include "broker/topic.h"
 #include "io/run_on.h"
@@ -108,10 +108,10 @@ void shared_dispatcher::deliver(std::vector<mledger::entry> entries, bool replay
       remove_replay(e.pos);
       continue;
     }
-    auto metadata = entry_metadata(e.data);
-    const int messages = metadata ? messages_in(metadata.value()) : 1;
-    const std::uint16_t hash = metadata ? key_hash_of(metadata.value()) : 0;
-    if (metadata && hold_delayed(e.pos, metadata.value(), hash)) continue;
+    auto fields = dispatch_fields_of(e.data);
+    const int messages = fields ? fields.value().messages : 1;
+    const std::uint16_t hash = fields ? key_hash_of(fields.value()) : 0;
+    if (fields && hold_delayed(e.pos, fields.value(), hash)) continue;
     consumer* c = choose(hash, replayed);
     if (c == nullptr) {
       add_replay(e.pos, hash);
@@ -143,12 +143,11 @@ consumer* shared_dispatcher::next_round_robin() {
   return nullptr;
 }
 
-bool shared_dispatcher::hold_delayed(mledger::position p, const proto::MessageMetadata& metadata,
-                                     std::uint16_t key_hash) {
-  if (!metadata.has_deliver_at_time() || !_sub.owner().config().delayed_delivery_enabled) return false;
+bool shared_dispatcher::hold_delayed(mledger::position p, const dispatch_fields& fields, std::uint16_t key_hash) {
+  if (!fields.deliver_at_time || !_sub.owner().config().delayed_delivery_enabled) return false;
   // Read again (a cursor read after a failure) while held: it stays held.
   if (_delayed.contains(p)) return true;
-  if (!_delayed.add(p, key_hash, metadata.deliver_at_time(), wall_now_ms())) return false;
+  if (!_delayed.add(p, key_hash, *fields.deliver_at_time, wall_now_ms())) return false;
   remove_replay(p);
   arm_delay_timer();
   return true;

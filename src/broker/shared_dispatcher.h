@@ -23,6 +23,7 @@
 
 #include "broker/consumer.h"
 #include "broker/delayed_delivery_tracker.h"
+#include "broker/dispatch_fields.h"
 #include "broker/dispatcher.h"
 #include "io/timer.h"
 
@@ -57,7 +58,7 @@ class shared_dispatcher : public dispatcher {
   // Who gets the entry; null keeps it in the replay set for later.
   virtual consumer* choose(std::uint16_t key_hash, bool replayed);
   // The entry's key hash, where the type orders by key.
-  virtual std::uint16_t key_hash_of(const proto::MessageMetadata&) const { return 0; }
+  virtual std::uint16_t key_hash_of(const dispatch_fields&) const { return 0; }
   // Replay positions worth reading now, at most `max`, in order.
   virtual std::vector<mledger::position> pick_replay(std::size_t max);
   // Entries to read from the cursor, at most `max`.
@@ -82,7 +83,7 @@ class shared_dispatcher : public dispatcher {
   void give_back(consumer& c, std::map<mledger::position, pending_entry> entries);
 
   // Delayed delivery: true when the entry waits (or waits already) for its deliver time.
-  bool hold_delayed(mledger::position p, const proto::MessageMetadata& metadata, std::uint16_t key_hash);
+  bool hold_delayed(mledger::position p, const dispatch_fields& fields, std::uint16_t key_hash);
   void arm_delay_timer();
   awaitable<void> wait_for_delayed(std::shared_ptr<io::gate::pass> held);
   // Moves the entries due now to the replay set and dispatches them.

@@ -1,7 +1,7 @@
 #include "broker/single_active_dispatcher.h"
 
 #include "broker/consumer.h"
-#include "broker/entry_format.h"
+#include "broker/dispatch_fields.h"
 #include "broker/subscription.h"
 #include "broker/topic.h"
 
@@ -85,8 +85,8 @@ void single_active_dispatcher::deliver(std::vector<mledger::entry> entries, bool
     return;
   }
   for (const auto& e : entries) {
-    auto metadata = entry_metadata(e.data);
-    _sub.send(*_active, e, pending_entry{metadata ? messages_in(metadata.value()) : 1, 0});
+    auto fields = dispatch_fields_of(e.data);
+    _sub.send(*_active, e, pending_entry{fields ? fields.value().messages : 1, 0});
   }
 }
 

@@ -27,13 +27,20 @@ std::uint16_t sticky_key_hash(std::string_view key) {
   return static_cast<std::uint16_t>((base::murmur3_32(key) & 0x7fffffffu) % key_hash_ring_size);
 }
 
-std::uint16_t sticky_key_hash(const proto::MessageMetadata& metadata) {
-  if (metadata.has_ordering_key()) return sticky_key_hash(metadata.ordering_key());
-  if (metadata.has_partition_key()) {
-    if (metadata.partition_key_b64_encoded()) return sticky_key_hash(base64_decoded(metadata.partition_key()));
-    return sticky_key_hash(metadata.partition_key());
+std::uint16_t sticky_key_hash(const dispatch_fields& fields) {
+  if (fields.ordering_key) return sticky_key_hash(*fields.ordering_key);
+  if (fields.partition_key) {
+    if (fields.partition_key_b64_encoded) return sticky_key_hash(base64_decoded(*fields.partition_key));
+    return sticky_key_hash(*fields.partition_key);
   }
   return sticky_key_hash(keyless);
+}
+
+std::uint16_t sticky_key_hash(const proto::MessageMetadata& metadata) {
+  dispatch_fields fields{.partition_key_b64_encoded = metadata.partition_key_b64_encoded()};
+  if (metadata.has_ordering_key()) fields.ordering_key = metadata.ordering_key();
+  if (metadata.has_partition_key()) fields.partition_key = metadata.partition_key();
+  return sticky_key_hash(fields);
 }
 
 }  // namespace magnetar::broker

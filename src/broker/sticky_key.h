@@ -9,6 +9,7 @@
 // message's under key-based batching). Pure functions; thread-safe.
 #pragma once
 
+#include "broker/dispatch_fields.h"
 #include "proto/pulsar_api.pb.h"
 
 #include <cstdint>
@@ -20,5 +21,6 @@ inline constexpr std::uint32_t key_hash_ring_size = 65536;
 
 std::uint16_t sticky_key_hash(std::string_view key);
 std::uint16_t sticky_key_hash(const proto::MessageMetadata& metadata);
+std::uint16_t sticky_key_hash(const dispatch_fields& fields);
 
 }  // namespace magnetar::broker

@@ -1,8 +1,12 @@
 // What Key_Shared dispatch costs per entry on the broker: reading the sticky key from the
-// stored metadata, hashing it, and finding its consumer among ten.
+// stored metadata, hashing it, and finding its consumer among ten; and what reading the
+// metadata costs, parsed whole or only the fields dispatch needs.
 #include "broker/consumer.h"
 #include "broker/key_shared_selector.h"
+#include "broker/dispatch_fields.h"
+#include "broker/entry_format.h"
 #include "broker/sticky_key.h"
+#include "wire/big_endian.h"
 
 #include <benchmark/benchmark.h>
 
@@ -30,6 +34,49 @@ void select_among_ten(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(select_among_ten);
+
+// Stored entries as an IoT gateway's key-based batches of one message make them.
+std::vector<wire::shared_bytes> telemetry_entries() {
+  std::vector<wire::shared_bytes> entries;
+  for (int i = 0; i < 1000; ++i) {
+    proto::MessageMetadata m;
+    m.set_producer_name("gateway-" + std::to_string(i % 50));
+    m.set_sequence_id(static_cast<std::uint64_t>(i) * 7919);
+    m.set_publish_time(1'700'000'000'000 + i);
+    m.set_partition_key("device-" + std::to_string(i));
+    m.set_num_messages_in_batch(1);
+    m.set_uncompressed_size(64);
+    const auto encoded = m.SerializeAsString();
+    std::string bytes(4, '\0');
+    wire::store_be32(reinterpret_cast<std::byte*>(bytes.data()), static_cast<std::uint32_t>(encoded.size()));
+    bytes += encoded;
+    bytes += std::string(64, 'p');
+    entries.push_back(wire::shared_bytes::copy_of(std::as_bytes(std::span(bytes))));
+  }
+  return entries;
+}
+
+void key_hash_from_parsed_metadata(benchmark::State& state) {
+  const auto entries = telemetry_entries();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    auto metadata = entry_metadata(entries[i++ % entries.size()]);
+    benchmark::DoNotOptimize(sticky_key_hash(metadata.value()) + messages_in(metadata.value()));
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(key_hash_from_parsed_metadata);
+
+void key_hash_from_dispatch_fields(benchmark::State& state) {
+  const auto entries = telemetry_entries();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    auto fields = dispatch_fields_of(entries[i++ % entries.size()]);
+    benchmark::DoNotOptimize(sticky_key_hash(fields.value()) + fields.value().messages);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(key_hash_from_dispatch_fields);
 
 }  // namespace
 }  // namespace magnetar::broker
