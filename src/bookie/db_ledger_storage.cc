@@ -123,7 +123,7 @@ result<void> db_ledger_storage::add_entry(ledger_id ledger, entry_id entry, wire
   return success();
 }
 
-result<wire::shared_bytes> db_ledger_storage::read_entry(ledger_id ledger, entry_id entry) {
+result<db_ledger_storage::write_caches> db_ledger_storage::caches_to_read(ledger_id ledger, entry_id entry) {
   MAGNETAR_TRY(check_ids(ledger, entry, "read"));
   const auto view = _ledgers.find(ledger);
   if (!view) {
@@ -132,19 +132,21 @@ result<wire::shared_bytes> db_ledger_storage::read_entry(ledger_id ledger, entry
   if (view->deleted) {
     return fail(errc::ledger_deleted, fmt::format("read ledger {} entry {}: the ledger was deleted", ledger, entry));
   }
-  std::shared_ptr<write_cache> current;
-  std::shared_ptr<write_cache> flushing;
-  {
-    std::shared_lock lock(_rotation_mutex);
-    current = _current;
-    flushing = _flushing;
-  }
+  std::shared_lock lock(_rotation_mutex);
+  return write_caches{_current, _flushing};
+}
+
+std::optional<wire::shared_bytes> db_ledger_storage::write_caches::get(ledger_id ledger, entry_id entry) const {
+  if (auto cached = current->get(ledger, entry)) return cached;
+  if (flushing) return flushing->get(ledger, entry);
+  return std::nullopt;
+}
+
+result<wire::shared_bytes> db_ledger_storage::read_entry(ledger_id ledger, entry_id entry) {
+  MAGNETAR_TRY(caches, caches_to_read(ledger, entry));
   // A flush drops its cache only after the index points at the entry logs,
   // so an entry is always in one of the two caches or findable in the index.
-  if (auto cached = current->get(ledger, entry)) return std::move(*cached);
-  if (flushing) {
-    if (auto cached = flushing->get(ledger, entry)) return std::move(*cached);
-  }
+  if (auto cached = caches.get(ledger, entry)) return std::move(*cached);
   return read_flushed(ledger, entry);
 }
 
@@ -152,35 +154,15 @@ result<std::vector<wire::shared_bytes>> db_ledger_storage::read_range(ledger_id 
                                                                       entry_id last) {
   std::vector<wire::shared_bytes> entries;
   if (last < first) return entries;
-  MAGNETAR_TRY(check_ids(ledger, first, "read"));
-  const auto view = _ledgers.find(ledger);
-  if (!view) {
-    return fail(errc::ledger_not_found, fmt::format("read ledger {} entry {}: no such ledger", ledger, first));
-  }
-  if (view->deleted) {
-    return fail(errc::ledger_deleted, fmt::format("read ledger {} entry {}: the ledger was deleted", ledger, first));
-  }
-  std::shared_ptr<write_cache> current;
-  std::shared_ptr<write_cache> flushing;
-  {
-    std::shared_lock lock(_rotation_mutex);
-    current = _current;
-    flushing = _flushing;
-  }
+  MAGNETAR_TRY(caches, caches_to_read(ledger, first));
   entries.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(
       static_cast<std::uint64_t>(last.value()) - static_cast<std::uint64_t>(first.value()) + 1, run_entries)));
   // As in read_entry: an entry not in the caches taken here is in the index (a flush
   // drops a cache only after the index points at the entry logs).
   for (auto next = first; next <= last; next = entry_id(first.value() + std::ssize(entries))) {
-    if (auto cached = current->get(ledger, next)) {
+    if (auto cached = caches.get(ledger, next)) {
       entries.push_back(std::move(*cached));
       continue;
-    }
-    if (flushing) {
-      if (auto cached = flushing->get(ledger, next)) {
-        entries.push_back(std::move(*cached));
-        continue;
-      }
     }
     if (auto read = read_flushed_run(ledger, next, last, entries); !read) {
       if (entries.empty()) return fail(std::move(read).error());

@@ -24,6 +24,7 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <vector>
 
@@ -57,6 +58,16 @@ class db_ledger_storage final : public ledger_storage {
     entry_id entry;
     entry_location location;
   };
+
+  // The caches a read looks in first, as they were when it began.
+  struct write_caches {
+    std::shared_ptr<write_cache> current;
+    std::shared_ptr<write_cache> flushing;  // may be null
+    std::optional<wire::shared_bytes> get(ledger_id ledger, entry_id entry) const;
+  };
+  // The caches, once the ledger is known to be readable (ledger_not_found, ledger_deleted
+  // and invalid ids otherwise, naming `entry`).
+  result<write_caches> caches_to_read(ledger_id ledger, entry_id entry);
 
   db_ledger_storage(const ledger_storage_options& options, std::unique_ptr<entry_index> index,
                     std::unique_ptr<entry_log> logs);

@@ -1,6 +1,6 @@
 #include "broker/dispatch_fields.h"
 
-#include "wire/big_endian.h"
+#include "broker/entry_format.h"
 #include "wire/errc.h"
 
 #include <fmt/format.h>
@@ -68,17 +68,8 @@ class reader {
 }  // namespace
 
 result<dispatch_fields> dispatch_fields_of(const wire::shared_bytes& entry) {
-  constexpr std::size_t size_field = 4;
-  if (entry.size() < size_field) {
-    return fail(wire::errc::bad_metadata, fmt::format("an entry of {} bytes has no metadata size", entry.size()));
-  }
-  const std::uint32_t size = wire::load_be32(entry.data());
-  if (size > entry.size() - size_field) {
-    return fail(wire::errc::bad_metadata,
-                fmt::format("metadata size {} is beyond the entry's {} bytes", size, entry.size()));
-  }
-  const auto* begin = entry.data() + size_field;
-  reader in(begin, begin + size);
+  MAGNETAR_TRY(metadata, entry_metadata_bytes(entry));
+  reader in(metadata.data(), metadata.data() + metadata.size());
   dispatch_fields fields;
   auto malformed = [] { return fail(wire::errc::bad_metadata, "the entry's message metadata doesn't parse"); };
   while (!in.done()) {

@@ -14,7 +14,7 @@ namespace {
 constexpr std::size_t size_field = 4;
 }
 
-result<proto::MessageMetadata> entry_metadata(const wire::shared_bytes& entry) {
+result<std::span<const std::byte>> entry_metadata_bytes(const wire::shared_bytes& entry) {
   if (entry.size() < size_field) {
     return fail(wire::errc::bad_metadata, fmt::format("an entry of {} bytes has no metadata size", entry.size()));
   }
@@ -23,8 +23,13 @@ result<proto::MessageMetadata> entry_metadata(const wire::shared_bytes& entry) {
     return fail(wire::errc::bad_metadata,
                 fmt::format("metadata size {} is beyond the entry's {} bytes", size, entry.size()));
   }
+  return entry.span().subspan(size_field, size);
+}
+
+result<proto::MessageMetadata> entry_metadata(const wire::shared_bytes& entry) {
+  MAGNETAR_TRY(bytes, entry_metadata_bytes(entry));
   proto::MessageMetadata metadata;
-  if (!metadata.ParseFromArray(entry.data() + size_field, static_cast<int>(size))) {
+  if (!metadata.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
     return fail(wire::errc::bad_metadata, "the entry's message metadata doesn't parse");
   }
   return metadata;

@@ -12,9 +12,13 @@
 #include "wire/shared_bytes.h"
 
 #include <cstdint>
+#include <span>
 
 namespace magnetar::broker {
 
+// The encoded metadata of a stored entry; wire::errc::bad_metadata when the entry has
+// no metadata size or the size runs past the entry.
+result<std::span<const std::byte>> entry_metadata_bytes(const wire::shared_bytes& entry);
 // The metadata of a stored entry; wire::errc::bad_metadata when it doesn't parse.
 result<proto::MessageMetadata> entry_metadata(const wire::shared_bytes& entry);
 
