@@ -6,8 +6,15 @@
 namespace magnetar::broker {
 
 producer::producer(std::shared_ptr<connection> conn, std::shared_ptr<topic> owner, std::uint64_t id, std::string name,
-                   proto::ProducerAccessMode mode, std::uint64_t epoch)
-    : _conn(std::move(conn)), _topic(std::move(owner)), _id(id), _name(std::move(name)), _mode(mode), _epoch(epoch) {}
+                   proto::ProducerAccessMode mode, std::uint64_t epoch, std::uint64_t request_id, bool ready)
+    : _conn(std::move(conn)),
+      _topic(std::move(owner)),
+      _id(id),
+      _name(std::move(name)),
+      _mode(mode),
+      _epoch(epoch),
+      _request_id(request_id),
+      _ready(ready) {}
 
 void producer::send_receipt(std::uint64_t sequence_id, std::uint64_t highest_sequence_id, mledger::position at) {
   proto::BaseCommand command;
@@ -39,6 +46,19 @@ void producer::send_close() {
   command.set_type(proto::BaseCommand::CLOSE_PRODUCER);
   command.mutable_close_producer()->set_producer_id(_id);
   command.mutable_close_producer()->set_request_id(0);
+  _conn->send(wire::encode_command(command));
+}
+
+void producer::make_ready(std::int64_t last_sequence_id) {
+  _ready.store(true, std::memory_order_release);
+  proto::BaseCommand command;
+  command.set_type(proto::BaseCommand::PRODUCER_SUCCESS);
+  auto& success = *command.mutable_producer_success();
+  success.set_request_id(_request_id);
+  success.set_producer_name(_name);
+  success.set_last_sequence_id(last_sequence_id);
+  success.set_producer_ready(true);
+  success.set_topic_epoch(0);
   _conn->send(wire::encode_command(command));
 }
 

@@ -22,8 +22,10 @@ class topic;
 
 class producer {
  public:
+  // `ready` is false for a WaitForExclusive producer queued behind others: it may not
+  // publish until the topic makes it ready, answering `request_id` a second time.
   producer(std::shared_ptr<connection> conn, std::shared_ptr<topic> owner, std::uint64_t id, std::string name,
-           proto::ProducerAccessMode mode, std::uint64_t epoch);
+           proto::ProducerAccessMode mode, std::uint64_t epoch, std::uint64_t request_id, bool ready);
 
   std::uint64_t id() const { return _id; }
   const std::string& name() const { return _name; }
@@ -37,6 +39,12 @@ class producer {
   void send_error(std::uint64_t sequence_id, proto::ServerError code, const std::string& message);
   // Tells the client the broker closed this producer (it re-creates it after a lookup).
   void send_close();
+
+  // Topic shard: a waiting producer gets exclusive access; the client learns it from a
+  // second PRODUCER_SUCCESS for its request, with producer_ready set.
+  void make_ready(std::int64_t last_sequence_id);
+  bool ready() const { return _ready.load(std::memory_order_acquire); }
+  std::uint64_t request_id() const { return _request_id; }
 
   rate_meter& meter() { return _meter; }
   const rate_meter& meter() const { return _meter; }
@@ -53,6 +61,8 @@ class producer {
   const std::string _name;
   const proto::ProducerAccessMode _mode;
   const std::uint64_t _epoch;
+  const std::uint64_t _request_id;
+  std::atomic<bool> _ready;
   rate_meter _meter;
   std::atomic<bool> _closed{false};
 };

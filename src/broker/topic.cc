@@ -71,20 +71,22 @@ result<std::shared_ptr<producer>> topic::add_producer(std::shared_ptr<connection
   if (_closing) return fail(errc::service_not_ready, fmt::format("topic {} is closing", _full_name));
   if (is_terminated()) return fail(errc::topic_terminated, "Topic was already terminated");
   const auto mode = request.producer_access_mode();
-  if (mode == proto::WaitForExclusive) {
-    return fail(errc::not_allowed, "the WaitForExclusive access mode is not supported yet");
-  }
   // A producer of a connection that died keeps its name until its removal reaches the
   // topic; a client re-creating it after a reconnect must not be refused for that.
-  std::erase_if(_producers, [](const auto& p) {
+  auto gone = [](const auto& p) {
     if (!p->conn()->is_closed()) return false;
     p->mark_closed();
     return true;
-  });
-  for (const auto& p : _producers) {
-    if (p->name() == name) {
-      return fail(errc::producer_busy, fmt::format("Producer with name '{}' is already connected to topic {}", name,
-                                                   _full_name));
+  };
+  std::erase_if(_producers, gone);
+  std::erase_if(_waiting_exclusive, gone);
+  promote_waiting();
+  for (const auto* list : {&_producers, &_waiting_exclusive}) {
+    for (const auto& p : *list) {
+      if (p->name() == name) {
+        return fail(errc::producer_busy, fmt::format("Producer with name '{}' is already connected to topic {}",
+                                                     name, _full_name));
+      }
     }
   }
   if (mode == proto::ExclusiveWithFencing) {
@@ -95,34 +97,63 @@ result<std::shared_ptr<producer>> topic::add_producer(std::shared_ptr<connection
     _producers.clear();
   }
   MAGNETAR_TRY(admit_producer(*this));
-  if (!_producers.empty() && (mode != proto::Shared || _producers.front()->access_mode() != proto::Shared)) {
+  const bool waits = mode == proto::WaitForExclusive && (!_producers.empty() || !_waiting_exclusive.empty());
+  if (!waits && !_waiting_exclusive.empty() && mode != proto::ExclusiveWithFencing) {
+    return fail(errc::producer_busy, fmt::format("Topic {} has producers waiting for exclusive access", _full_name));
+  }
+  if (!waits && !_producers.empty() && (mode != proto::Shared || _producers.front()->access_mode() != proto::Shared)) {
     return fail(errc::producer_busy, fmt::format("Topic {} has an exclusive producer, or already has producers",
                                                  _full_name));
   }
   auto p = std::make_shared<producer>(std::move(conn), shared_from_this(), request.producer_id(), std::move(name), mode,
-                                      request.epoch());
-  _producers.push_back(p);
+                                      request.epoch(), request.request_id(), /*ready=*/!waits);
+  if (waits) {
+    _waiting_exclusive.push_back(p);
+  } else {
+    _producers.push_back(p);
+  }
   return p;
 }
 
+void topic::promote_waiting() {
+  while (_producers.empty() && !_waiting_exclusive.empty()) {
+    auto next = std::move(_waiting_exclusive.front());
+    _waiting_exclusive.erase(_waiting_exclusive.begin());
+    if (next->closed() || next->conn()->is_closed()) continue;
+    _producers.push_back(next);
+    next->make_ready(_dedup->last_sequence_id(next->name()));
+  }
+}
+
 void topic::remove_producer(const producer& p) {
-  std::erase_if(_producers, [&](const auto& x) {
+  auto same = [&](const auto& x) {
     if (x.get() != &p) return false;
     x->mark_closed();
     return true;
-  });
+  };
+  std::erase_if(_producers, same);
+  std::erase_if(_waiting_exclusive, same);
+  promote_waiting();
 }
 
 void topic::disconnect_producers() {
-  for (const auto& p : _producers) {
-    p->send_close();
-    p->mark_closed();
+  for (auto* list : {&_producers, &_waiting_exclusive}) {
+    for (const auto& p : *list) {
+      p->send_close();
+      p->mark_closed();
+    }
   }
   _producers.clear();
+  _waiting_exclusive.clear();
 }
 
 void topic::publish(std::shared_ptr<producer> p, std::uint64_t sequence_id, std::uint64_t highest_sequence_id,
                     int messages, wire::shared_bytes entry, bool partial_chunk) {
+  if (!p->ready()) {
+    p->send_error(sequence_id, proto::NotAllowedError,
+                  fmt::format("producer {} is waiting for exclusive access to {}", p->name(), _full_name));
+    return;
+  }
   if (p->closed() || _closing) {
     // Closed by a terminate: the entries it let in were answered before the close.
     if (is_terminated() && !_closing) {

@@ -87,7 +87,10 @@ class topic : public std::enable_shared_from_this<topic> {
   bool is_terminated() const { return _terminated.load(std::memory_order_acquire); }
 
   // Producers. errc::producer_busy for a name in use or an access mode conflict;
-  // errc::topic_terminated once the topic is terminated.
+  // errc::topic_terminated once the topic is terminated. A WaitForExclusive producer
+  // that finds others (or others waiting) is queued, not ready: it becomes the topic's
+  // only producer, and is told so, once every producer before it has gone. While any
+  // wait, Shared and Exclusive producers are refused, as upstream refuses them.
   result<std::shared_ptr<producer>> add_producer(std::shared_ptr<connection> conn, const proto::CommandProducer& request,
                                                  std::string name);
   void remove_producer(const producer& p);
@@ -162,6 +165,9 @@ class topic : public std::enable_shared_from_this<topic> {
   std::unique_ptr<deduplication> _dedup;
 
   std::vector<std::shared_ptr<producer>> _producers;
+  std::vector<std::shared_ptr<producer>> _waiting_exclusive;  // WaitForExclusive, in arrival order
+  // Hands the topic to the first waiting producer once it has no producer.
+  void promote_waiting();
   std::map<std::string, std::shared_ptr<subscription>> _subscriptions;
   rate_meter _in;
 };

@@ -248,7 +248,13 @@ void connection::on_frame(wire::frame& f) {
     default: break;
   }
   if (c.type() == proto::BaseCommand::PRODUCER_SUCCESS && !c.producer_success().producer_ready()) {
-    // WaitForExclusive: a second PRODUCER_SUCCESS follows once this producer may write.
+    // WaitForExclusive: the broker queued the producer, and a second PRODUCER_SUCCESS
+    // follows once it may write, however long the producers before it stay: the request
+    // waits for it without the operation timeout, as upstream's clients wait.
+    std::lock_guard lock(_mutex);
+    if (auto it = _requests.find(c.producer_success().request_id()); it != _requests.end()) {
+      it->second.deadline = steady::time_point::max();
+    }
     return;
   }
   if (auto id = response_request_id(c)) {

@@ -53,6 +53,7 @@ void producer(connection& conn, const proto::CommandProducer& command) {
       reply.set_type(proto::BaseCommand::PRODUCER_SUCCESS);
       reply.mutable_producer_success()->set_request_id(request_id);
       reply.mutable_producer_success()->set_producer_name(existing->second->name());
+      reply.mutable_producer_success()->set_producer_ready(existing->second->ready());
       conn.send(wire::encode_command(reply));
       return;
     }
@@ -78,7 +79,8 @@ void producer(connection& conn, const proto::CommandProducer& command) {
     success.set_request_id(command.request_id());
     success.set_producer_name(p->name());
     success.set_last_sequence_id(created.value().last_sequence_id);
-    success.set_producer_ready(true);
+    // A WaitForExclusive producer queued behind others hears again once it may write.
+    success.set_producer_ready(p->ready());
     if (p->access_mode() != proto::Shared) success.set_topic_epoch(0);
     self->send(wire::encode_command(reply));
     spdlog::debug("producer {} on {} (connection {})", p->name(), name.full(), self->id());

@@ -95,6 +95,86 @@ TEST_F(producer_test, ExclusiveProducerKeepsOthersOut) {
   EXPECT_EQ(second->expect(proto::BaseCommand::ERROR).command.error().error(), proto::ProducerBusy);
 }
 
+proto::BaseCommand with_mode(proto::BaseCommand command, proto::ProducerAccessMode mode) {
+  command.mutable_producer()->set_producer_access_mode(mode);
+  return command;
+}
+
+proto::BaseCommand close_producer(std::uint64_t producer_id, std::uint64_t request_id) {
+  proto::BaseCommand close;
+  close.set_type(proto::BaseCommand::CLOSE_PRODUCER);
+  close.mutable_close_producer()->set_producer_id(producer_id);
+  close.mutable_close_producer()->set_request_id(request_id);
+  return close;
+}
+
+TEST_F(producer_test, WaitForExclusiveOnAFreeTopicIsReadyAtOnce) {
+  auto client = connected_client();
+  client->send(with_mode(producer_command("w1", 1, 10, "waiter"), proto::WaitForExclusive));
+  EXPECT_TRUE(client->expect(proto::BaseCommand::PRODUCER_SUCCESS).command.producer_success().producer_ready());
+  client->send_payload(send_command(1, 0), metadata("waiter", 0), "hello");
+  client->expect(proto::BaseCommand::SEND_RECEIPT);
+}
+
+TEST_F(producer_test, WaitForExclusiveIsQueuedUntilTheExclusiveProducerCloses) {
+  auto owner = connected_client();
+  owner->send(with_mode(producer_command("w2", 1, 10, "owner"), proto::Exclusive));
+  owner->expect(proto::BaseCommand::PRODUCER_SUCCESS);
+  auto waiter = connected_client();
+  waiter->send(with_mode(producer_command("w2", 7, 20, "waiter"), proto::WaitForExclusive));
+  const auto queued = waiter->expect(proto::BaseCommand::PRODUCER_SUCCESS).command.producer_success();
+  EXPECT_EQ(queued.request_id(), 20u);
+  EXPECT_FALSE(queued.producer_ready());
+  // Not ready: its sends are refused, the owner's go on.
+  waiter->send_payload(send_command(7, 0), metadata("waiter", 0), "too early");
+  EXPECT_EQ(waiter->expect(proto::BaseCommand::SEND_ERROR).command.send_error().error(), proto::NotAllowedError);
+  owner->send_payload(send_command(1, 0), metadata("owner", 0), "mine");
+  owner->expect(proto::BaseCommand::SEND_RECEIPT);
+
+  owner->send(close_producer(1, 11));
+  owner->expect(proto::BaseCommand::SUCCESS);
+  const auto ready = waiter->expect(proto::BaseCommand::PRODUCER_SUCCESS).command.producer_success();
+  EXPECT_EQ(ready.request_id(), 20u);
+  EXPECT_TRUE(ready.producer_ready());
+  waiter->send_payload(send_command(7, 1), metadata("waiter", 1), "now");
+  EXPECT_EQ(waiter->expect(proto::BaseCommand::SEND_RECEIPT).command.send_receipt().sequence_id(), 1u);
+}
+
+TEST_F(producer_test, WaitingProducersGetTheTopicInArrivalOrderAsConnectionsDrop) {
+  auto owner = connected_client();
+  owner->send(with_mode(producer_command("w3", 1, 10, "owner"), proto::Exclusive));
+  owner->expect(proto::BaseCommand::PRODUCER_SUCCESS);
+  auto first = connected_client();
+  first->send(with_mode(producer_command("w3", 1, 20, "first"), proto::WaitForExclusive));
+  EXPECT_FALSE(first->expect(proto::BaseCommand::PRODUCER_SUCCESS).command.producer_success().producer_ready());
+  auto second = connected_client();
+  second->send(with_mode(producer_command("w3", 1, 30, "second"), proto::WaitForExclusive));
+  EXPECT_FALSE(second->expect(proto::BaseCommand::PRODUCER_SUCCESS).command.producer_success().producer_ready());
+
+  owner.reset();  // the owner's connection drops
+  EXPECT_TRUE(first->expect(proto::BaseCommand::PRODUCER_SUCCESS).command.producer_success().producer_ready());
+  first->send(close_producer(1, 21));
+  first->expect(proto::BaseCommand::SUCCESS);
+  EXPECT_TRUE(second->expect(proto::BaseCommand::PRODUCER_SUCCESS).command.producer_success().producer_ready());
+}
+
+TEST_F(producer_test, SharedAndExclusiveProducersAreRefusedWhileOneWaits) {
+  auto owner = connected_client();
+  owner->send(with_mode(producer_command("w4", 1, 10, "owner"), proto::Exclusive));
+  owner->expect(proto::BaseCommand::PRODUCER_SUCCESS);
+  auto waiter = connected_client();
+  waiter->send(with_mode(producer_command("w4", 1, 20, "waiter"), proto::WaitForExclusive));
+  waiter->expect(proto::BaseCommand::PRODUCER_SUCCESS);
+  owner->send(close_producer(1, 11));
+  owner->expect(proto::BaseCommand::SUCCESS);
+  waiter->expect(proto::BaseCommand::PRODUCER_SUCCESS);  // ready: the waiter owns the topic now
+  auto late = connected_client();
+  late->send(producer_command("w4", 1, 30, "shared"));
+  EXPECT_EQ(late->expect(proto::BaseCommand::ERROR).command.error().error(), proto::ProducerBusy);
+  late->send(with_mode(producer_command("w4", 2, 31, "exclusive"), proto::Exclusive));
+  EXPECT_EQ(late->expect(proto::BaseCommand::ERROR).command.error().error(), proto::ProducerBusy);
+}
+
 TEST_F(producer_test, AutoCreationOffRefusesUnknownTopic) {
   server.reset();
   config.allow_auto_topic_creation = false;

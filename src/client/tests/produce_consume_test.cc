@@ -333,6 +333,28 @@ TEST_F(produce_consume, the_broker_names_a_producer_without_a_name) {
   EXPECT_EQ(named.value().producer_name(), "mine");
 }
 
+TEST_F(produce_consume, a_wait_for_exclusive_producer_waits_past_the_operation_timeout_until_the_owner_goes) {
+  producer_config exclusive;
+  exclusive.access_mode = producer_access_mode::exclusive;
+  auto owner = sdk->create_producer(topic(), exclusive);
+  ASSERT_TRUE(owner) << owner.error();
+  // A client whose operation timeout is short: the queued producer must outlast it.
+  auto short_timeout = config;
+  short_timeout.operation_timeout = std::chrono::milliseconds(300);
+  auto other = client::create(service_url(), short_timeout);
+  ASSERT_TRUE(other) << other.error();
+  producer_config waiting;
+  waiting.access_mode = producer_access_mode::wait_for_exclusive;
+  auto waiter = std::async(std::launch::async, [&] { return other.value().create_producer(topic(), waiting); });
+  EXPECT_EQ(waiter.wait_for(1s), std::future_status::timeout) << "created (or failed) while the owner is there";
+  ASSERT_TRUE(owner.value().send(text("owner's")));
+  ASSERT_TRUE(owner.value().close());
+  auto created = waiter.get();
+  ASSERT_TRUE(created) << created.error();
+  ASSERT_TRUE(created.value().send(text("waiter's")));
+  (void)other.value().close();
+}
+
 TEST_F(produce_consume, sends_after_close_fail) {
   auto p = sdk->create_producer(topic());
   ASSERT_TRUE(p) << p.error();
