@@ -18,7 +18,10 @@ entry_cache::~entry_cache() = default;
 
 entry_cache::insert_result entry_cache::insert(position pos, wire::shared_bytes data,
                                                std::uint32_t expected_reads) {
-  if (_entries.contains(pos)) return insert_result::already_cached;
+  // Entries mostly come in position order (adds, catch-up reads): past the last one, the
+  // position is new and its place is the end, with no walk of the map.
+  const bool appends = _entries.empty() || _entries.rbegin()->first < pos;
+  if (!appends && _entries.contains(pos)) return insert_result::already_cached;
   const std::size_t size = data.size();
   if (size > _config.max_bytes) {
     ++_stats.rejected_inserts;
@@ -28,12 +31,16 @@ entry_cache::insert_result entry_cache::insert(position pos, wire::shared_bytes 
     ++_stats.rejected_inserts;
     return insert_result::no_room;
   }
-  node& n = _entries.try_emplace(pos).first->second;
+  // make_room may have removed the last entry: the hint is taken after it.
+  const auto at = _entries.emplace_hint(appends ? _entries.end() : _entries.lower_bound(pos), pos, node{});
+  node& n = at->second;
+  n.self = at;
   n.pos = pos;
   n.data = std::move(data);
   n.deadline = _clock.now() + _config.time_to_live;
   n.expected_reads = expected_reads;
-  _by_deadline.insert(n);
+  // Deadlines are the insert time plus one TTL: a new one is (almost always) the latest.
+  _by_deadline.insert(_by_deadline.end(), n);
   if (expected_reads > 0) {
     _awaited.push_back(n);
   } else {
@@ -109,7 +116,7 @@ std::size_t entry_cache::evict_expired(base::clock::time_point now) {
       ++_stats.ttl_extensions;
       _by_deadline.insert(n);
     } else {
-      remove(_entries.find(n.pos), removal::expired);
+      remove(n.self, removal::expired);
       ++evicted;
     }
   }
@@ -139,7 +146,7 @@ bool entry_cache::make_room(std::size_t incoming, bool may_displace_awaited) {
 std::size_t entry_cache::evict_front(tier_list& tier, std::size_t max_bytes) {
   std::size_t evicted = 0;
   while (_stats.bytes > max_bytes && !tier.empty()) {
-    remove(_entries.find(tier.front().pos), removal::size);
+    remove(tier.front().self, removal::size);
     ++evicted;
   }
   return evicted;

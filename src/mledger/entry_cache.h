@@ -120,8 +120,11 @@ class entry_cache {
  private:
   enum class removal { expired, size, invalidated };
 
+  struct node;
+  using entry_map = std::map<position, node>;
   struct node {
     position pos;
+    entry_map::iterator self;  // its place in the map: an eviction needs no lookup
     wire::shared_bytes data;
     base::clock::time_point deadline;
     std::uint32_t expected_reads = 0;
@@ -139,7 +142,6 @@ class entry_cache {
       boost::intrusive::compare<by_deadline>>;
   using tier_list = boost::intrusive::list<
       node, boost::intrusive::member_hook<node, boost::intrusive::list_member_hook<>, &node::tier_hook>>;
-  using entry_map = std::map<position, node>;
 
   void read(node& n);
   bool make_room(std::size_t incoming, bool may_displace_awaited);
