@@ -51,15 +51,20 @@ void producer::send_close() {
 
 void producer::make_ready(std::int64_t last_sequence_id) {
   _ready.store(true, std::memory_order_release);
+  _conn->send(wire::encode_command(producer_success(_request_id, _name, last_sequence_id, true, _mode)));
+}
+
+proto::BaseCommand producer_success(std::uint64_t request_id, const std::string& name, std::int64_t last_sequence_id,
+                                    bool ready, proto::ProducerAccessMode mode) {
   proto::BaseCommand command;
   command.set_type(proto::BaseCommand::PRODUCER_SUCCESS);
   auto& success = *command.mutable_producer_success();
-  success.set_request_id(_request_id);
-  success.set_producer_name(_name);
+  success.set_request_id(request_id);
+  success.set_producer_name(name);
   success.set_last_sequence_id(last_sequence_id);
-  success.set_producer_ready(true);
-  success.set_topic_epoch(0);
-  _conn->send(wire::encode_command(command));
+  success.set_producer_ready(ready);
+  if (mode != proto::Shared) success.set_topic_epoch(0);
+  return command;
 }
 
 }  // namespace magnetar::broker

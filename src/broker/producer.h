@@ -20,6 +20,12 @@ namespace magnetar::broker {
 class connection;
 class topic;
 
+// PRODUCER_SUCCESS for `request_id`: the producer's name, where its sequence ids resume,
+// whether it may write now (a queued WaitForExclusive producer may not), and the topic
+// epoch for the exclusive modes.
+proto::BaseCommand producer_success(std::uint64_t request_id, const std::string& name, std::int64_t last_sequence_id,
+                                    bool ready, proto::ProducerAccessMode mode);
+
 class producer {
  public:
   // `ready` is false for a WaitForExclusive producer queued behind others: it may not

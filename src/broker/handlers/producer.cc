@@ -73,16 +73,10 @@ void producer(connection& conn, const proto::CommandProducer& command) {
       co_return;
     }
     self->producers()[command.producer_id()] = p;
-    proto::BaseCommand reply;
-    reply.set_type(proto::BaseCommand::PRODUCER_SUCCESS);
-    auto& success = *reply.mutable_producer_success();
-    success.set_request_id(command.request_id());
-    success.set_producer_name(p->name());
-    success.set_last_sequence_id(created.value().last_sequence_id);
     // A WaitForExclusive producer queued behind others hears again once it may write.
-    success.set_producer_ready(p->ready());
-    if (p->access_mode() != proto::Shared) success.set_topic_epoch(0);
-    self->send(wire::encode_command(reply));
+    self->send(wire::encode_command(producer_success(command.request_id(), p->name(),
+                                                     created.value().last_sequence_id, p->ready(),
+                                                     p->access_mode())));
     spdlog::debug("producer {} on {} (connection {})", p->name(), name.full(), self->id());
   });
 }
