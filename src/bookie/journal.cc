@@ -38,6 +38,11 @@ result<std::unique_ptr<journal>> journal::open(const journal_options& options) {
   }
   std::sort(j->_replay_files.begin(), j->_replay_files.end());
   j->_file_sequence = j->_replay_files.empty() ? 0 : j->_replay_files.back();
+  // A spare's old sequence counts too: a file is never reused under a sequence (and
+  // salt) it had before, even if journal files were removed by hand.
+  for (const auto& spare : j->_spares) {
+    j->_file_sequence = std::max(j->_file_sequence, *parse_journal_file_name(spare.substr(spare_prefix.size())));
+  }
   j->_preparer = std::thread([raw = j.get()] { raw->run_preparer(); });
   if (auto started = j->start_new_file(); !started) {
     j->stop();
@@ -70,7 +75,11 @@ result<journal_scan> journal::replay(const std::function<result<void>(const jour
     }
     // A reused file whose new header never reached the disk: it holds no records of
     // this use (records are written only after the header is synced).
-    if (header.value().sequence != _replay_files[i]) continue;
+    if (header.value().sequence != _replay_files[i]) {
+      spdlog::info("journal: {}: a reused file whose new header (sequence {}) never reached the disk: no records",
+                   path, _replay_files[i]);
+      continue;
+    }
     result<void> visited = success();
     auto scan = scan_journal_records(std::span(bytes).subspan(journal_header_size), header.value().salt,
                                      [&](const journal_record& r) {
@@ -333,14 +342,19 @@ void journal::run_preparer() {
     _preparing = true;
     lock.unlock();
     auto prepared = prepare_file(sequence);
+    if (!prepared) {
+      // The writer prepares the file itself when it needs it, and meets the error then;
+      // what this attempt left (a created or renamed file) must not be in its way. Done
+      // while still preparing: the writer waits for that.
+      spdlog::warn("journal {}: preparing file {} ahead: {}", _options.directory, sequence, prepared.error());
+      const auto path = path_of(_options, sequence);
+      if (auto exists = _options.fs->exists(path); exists && exists.value()) (void)_options.fs->remove(path);
+    }
     lock.lock();
     _preparing = false;
     if (prepared) {
       _prepared = std::move(prepared).value();
       ++_stats.files_prepared;
-    } else {
-      // The writer prepares the file itself when it needs it, and meets the error then.
-      spdlog::warn("journal {}: preparing file {} ahead: {}", _options.directory, sequence, prepared.error());
     }
     _file_prepared.notify_all();
   }

@@ -1,6 +1,7 @@
 #include "broker/producer.h"
 
 #include "broker/connection.h"
+#include "broker/protocol_error.h"
 #include "wire/frame.h"
 
 namespace magnetar::broker {
@@ -50,8 +51,25 @@ void producer::send_close() {
 }
 
 void producer::make_ready(std::int64_t last_sequence_id) {
-  _ready.store(true, std::memory_order_release);
-  _conn->send(wire::encode_command(producer_success(_request_id, _name, last_sequence_id, true, _mode)));
+  // Sequentially consistent with answered(): one of the two sees the other's store, so
+  // the ready answer goes out at least once (twice is harmless: the client takes the first).
+  _ready_sequence_id.store(last_sequence_id);
+  _ready.store(true);
+  if (_answered.load()) {
+    _conn->send(wire::encode_command(producer_success(_request_id, _name, last_sequence_id, true, _mode)));
+  }
+}
+
+bool producer::answered() {
+  _answered.store(true);
+  if (!_ready.load()) return false;
+  _conn->send(wire::encode_command(producer_success(_request_id, _name, _ready_sequence_id.load(), true, _mode)));
+  return true;
+}
+
+void producer::fail_waiting(proto::ServerError code, const std::string& message) {
+  mark_closed();
+  _conn->send(error_frame(_request_id, code, message));
 }
 
 proto::BaseCommand producer_success(std::uint64_t request_id, const std::string& name, std::int64_t last_sequence_id,

@@ -47,9 +47,17 @@ class producer {
   void send_close();
 
   // Topic shard: a waiting producer gets exclusive access; the client learns it from a
-  // second PRODUCER_SUCCESS for its request, with producer_ready set.
+  // second PRODUCER_SUCCESS for its request, with producer_ready set. It goes out once
+  // the first answer (not ready) has: before that, the client could send on a producer
+  // id its connection does not know yet.
   void make_ready(std::int64_t last_sequence_id);
-  bool ready() const { return _ready.load(std::memory_order_acquire); }
+  // Connection: the first answer (not ready) went out. When the topic made the producer
+  // ready meanwhile, sends the ready answer itself (and says so).
+  bool answered();
+  // Topic shard: a waiting producer that will never be ready (the topic closes, or a
+  // fencing producer takes it) fails its pending PRODUCER request with an ERROR.
+  void fail_waiting(proto::ServerError code, const std::string& message);
+  bool ready() const { return _ready.load(); }
   std::uint64_t request_id() const { return _request_id; }
 
   rate_meter& meter() { return _meter; }
@@ -69,6 +77,8 @@ class producer {
   const std::uint64_t _epoch;
   const std::uint64_t _request_id;
   std::atomic<bool> _ready;
+  std::atomic<bool> _answered{false};
+  std::atomic<std::int64_t> _ready_sequence_id{-1};
   rate_meter _meter;
   std::atomic<bool> _closed{false};
 };

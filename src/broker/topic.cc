@@ -95,6 +95,10 @@ result<std::shared_ptr<producer>> topic::add_producer(std::shared_ptr<connection
       p->mark_closed();
     }
     _producers.clear();
+    for (const auto& p : _waiting_exclusive) {
+      p->fail_waiting(proto::ProducerFenced, fmt::format("a fencing producer took topic {}", _full_name));
+    }
+    _waiting_exclusive.clear();
   }
   MAGNETAR_TRY(admit_producer(*this));
   const bool waits = mode == proto::WaitForExclusive && (!_producers.empty() || !_waiting_exclusive.empty());
@@ -116,6 +120,7 @@ result<std::shared_ptr<producer>> topic::add_producer(std::shared_ptr<connection
 }
 
 void topic::promote_waiting() {
+  if (_closing || is_terminated()) return;
   while (_producers.empty() && !_waiting_exclusive.empty()) {
     auto next = std::move(_waiting_exclusive.front());
     _waiting_exclusive.erase(_waiting_exclusive.begin());
@@ -137,13 +142,18 @@ void topic::remove_producer(const producer& p) {
 }
 
 void topic::disconnect_producers() {
-  for (auto* list : {&_producers, &_waiting_exclusive}) {
-    for (const auto& p : *list) {
-      p->send_close();
-      p->mark_closed();
-    }
+  for (const auto& p : _producers) {
+    p->send_close();
+    p->mark_closed();
   }
   _producers.clear();
+  fail_waiting_producers(proto::ServiceNotReady, fmt::format("topic {} closed its producers", _full_name));
+}
+
+void topic::fail_waiting_producers(proto::ServerError code, const std::string& message) {
+  // Their PRODUCER requests are still pending: an ERROR ends them (a CLOSE_PRODUCER
+  // would reach a client that has no producer yet).
+  for (const auto& p : _waiting_exclusive) p->fail_waiting(code, message);
   _waiting_exclusive.clear();
 }
 
@@ -364,6 +374,7 @@ awaitable<void> topic::close_clients(bool notify) {
     p->mark_closed();
   }
   _producers.clear();
+  fail_waiting_producers(proto::ServiceNotReady, fmt::format("topic {} is closing", _full_name));
   auto subs = _subscriptions;
   for (const auto& [name, s] : subs) co_await s->close(notify);
 }

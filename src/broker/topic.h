@@ -122,7 +122,7 @@ class topic : public std::enable_shared_from_this<topic> {
   // which hasMessageAvailable compares against).
   awaitable<result<proto::MessageIdData>> last_message_id();
 
-  bool has_clients() const { return !_producers.empty() || consumer_count() > 0; }
+  bool has_clients() const { return !_producers.empty() || !_waiting_exclusive.empty() || consumer_count() > 0; }
   std::size_t producer_count() const { return _producers.size(); }
   std::size_t consumer_count() const;
   std::size_t subscription_count() const { return _subscriptions.size(); }
@@ -166,8 +166,10 @@ class topic : public std::enable_shared_from_this<topic> {
 
   std::vector<std::shared_ptr<producer>> _producers;
   std::vector<std::shared_ptr<producer>> _waiting_exclusive;  // WaitForExclusive, in arrival order
-  // Hands the topic to the first waiting producer once it has no producer.
+  // Hands the topic to the first waiting producer once it has no producer (not while the
+  // topic closes or after it was terminated).
   void promote_waiting();
+  void fail_waiting_producers(proto::ServerError code, const std::string& message);
   std::map<std::string, std::shared_ptr<subscription>> _subscriptions;
   rate_meter _in;
 };

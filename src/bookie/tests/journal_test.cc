@@ -61,6 +61,16 @@ class journal_test : public ::testing::Test {
 
 using records = std::vector<std::tuple<std::int64_t, std::int64_t, std::string>>;
 
+// Polls `condition` until it holds (false after a generous number of tries).
+template <class F>
+bool eventually_true(F condition) {
+  for (int i = 0; i < 2'000'000; ++i) {
+    if (condition()) return true;
+    std::this_thread::yield();
+  }
+  return condition();
+}
+
 TEST_F(journal_test, acknowledged_records_replay_after_a_restart) {
   {
     auto j = open();
@@ -288,6 +298,53 @@ TEST_F(journal_test, only_max_spare_files_are_kept_and_the_rest_removed) {
   auto names = fs.list(o.directory).value();
   EXPECT_EQ(std::count_if(names.begin(), names.end(), [](const std::string& n) { return n.starts_with("spare-"); }),
             1);
+}
+
+TEST_F(journal_test, a_next_file_that_could_not_be_prepared_ahead_is_made_at_the_roll_once_space_returns) {
+  auto o = options();
+  o.max_file_bytes = 4096;
+  o.preallocate_bytes = 4096;
+  auto j = open(o);
+  while (j->stats().files_prepared == 0) std::this_thread::yield();  // file 2, made at open
+  fs.set_free_space(0);  // preparing file 3 when the writer takes file 2 fails
+  int i = 0;
+  while (j->stats().files_created < 2) ASSERT_TRUE(append(*j, {add(8, i++, std::string(300, 'f'))}));
+  // The failed attempt's remains are gone: no file 3 stands in the writer's way.
+  EXPECT_TRUE(eventually_true([&] { return !fs.exists(o.directory + "/" + journal_file_name(3)).value(); }));
+  fs.set_free_space(std::nullopt);
+  while (j->stats().files_created < 3) ASSERT_TRUE(append(*j, {add(8, i++, std::string(300, 'f'))}));
+  EXPECT_TRUE(append(*j, {add(8, i, "after the roll")}));
+}
+
+TEST_F(journal_test, spares_sequences_count_when_journal_files_are_gone) {
+  auto o = options();
+  o.max_file_bytes = 4096;
+  {
+    auto j = open(o);
+    for (int i = 0; i < 60; ++i) ASSERT_TRUE(append(*j, {add(9, i, std::string(200, 'o'))}));
+    ASSERT_TRUE(j->reclaim(j->checkpoint_mark()));
+  }
+  std::uint64_t highest_spare = 0;
+  const std::vector<std::string> names = fs.list(o.directory).value();
+  for (const auto& name : names) {
+    if (name.starts_with("spare-")) highest_spare = std::max(highest_spare, *parse_journal_file_name(name.substr(6)));
+    if (name.starts_with("journal-")) {
+      ASSERT_TRUE(fs.remove(o.directory + "/" + name));  // by hand
+    }
+  }
+  ASSERT_GT(highest_spare, 0u);
+  records all;
+  {
+    auto j = open(o);
+    EXPECT_GT(j->checkpoint_mark(), highest_spare) << "a spare is reused under a sequence (and salt) it had";
+    for (int i = 0; i < 40; ++i) {
+      const std::string payload(200, static_cast<char>('a' + i % 26));
+      ASSERT_TRUE(append(*j, {add(10, i, payload)}));
+      all.emplace_back(10, i, payload);
+    }
+  }
+  auto j = open(o);
+  EXPECT_EQ(replayed(*j), all);
 }
 
 TEST_F(journal_test, appends_after_stop_are_refused) {

@@ -74,9 +74,10 @@ void producer(connection& conn, const proto::CommandProducer& command) {
     }
     self->producers()[command.producer_id()] = p;
     // A WaitForExclusive producer queued behind others hears again once it may write.
+    const bool ready = p->ready();
     self->send(wire::encode_command(producer_success(command.request_id(), p->name(),
-                                                     created.value().last_sequence_id, p->ready(),
-                                                     p->access_mode())));
+                                                     created.value().last_sequence_id, ready, p->access_mode())));
+    if (!ready) (void)p->answered();  // sends the ready answer if the topic made it ready meanwhile
     spdlog::debug("producer {} on {} (connection {})", p->name(), name.full(), self->id());
   });
 }

@@ -175,6 +175,22 @@ TEST_F(producer_test, SharedAndExclusiveProducersAreRefusedWhileOneWaits) {
   EXPECT_EQ(late->expect(proto::BaseCommand::ERROR).command.error().error(), proto::ProducerBusy);
 }
 
+TEST_F(producer_test, AFencingProducerFailsTheWaitingOnesRequests) {
+  auto owner = connected_client();
+  owner->send(with_mode(producer_command("w5", 1, 10, "owner"), proto::Exclusive));
+  owner->expect(proto::BaseCommand::PRODUCER_SUCCESS);
+  auto waiter = connected_client();
+  waiter->send(with_mode(producer_command("w5", 1, 20, "waiter"), proto::WaitForExclusive));
+  EXPECT_FALSE(waiter->expect(proto::BaseCommand::PRODUCER_SUCCESS).command.producer_success().producer_ready());
+  auto fencer = connected_client();
+  fencer->send(with_mode(producer_command("w5", 1, 30, "fencer"), proto::ExclusiveWithFencing));
+  EXPECT_TRUE(fencer->expect(proto::BaseCommand::PRODUCER_SUCCESS).command.producer_success().producer_ready());
+  const auto failed = waiter->expect(proto::BaseCommand::ERROR).command.error();
+  EXPECT_EQ(failed.request_id(), 20u);
+  EXPECT_EQ(failed.error(), proto::ProducerFenced);
+  owner->expect(proto::BaseCommand::CLOSE_PRODUCER);
+}
+
 TEST_F(producer_test, AutoCreationOffRefusesUnknownTopic) {
   server.reset();
   config.allow_auto_topic_creation = false;
