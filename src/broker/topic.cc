@@ -95,10 +95,7 @@ result<std::shared_ptr<producer>> topic::add_producer(std::shared_ptr<connection
       p->mark_closed();
     }
     _producers.clear();
-    for (const auto& p : _waiting_exclusive) {
-      p->fail_waiting(proto::ProducerFenced, fmt::format("a fencing producer took topic {}", _full_name));
-    }
-    _waiting_exclusive.clear();
+    fail_waiting_producers(proto::ProducerFenced, fmt::format("a fencing producer took topic {}", _full_name));
   }
   MAGNETAR_TRY(admit_producer(*this));
   const bool waits = mode == proto::WaitForExclusive && (!_producers.empty() || !_waiting_exclusive.empty());
