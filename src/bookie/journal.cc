@@ -315,7 +315,9 @@ result<void> journal::start_new_file() {
     MAGNETAR_TRY(prepared, prepare_file(sequence));
     next = std::move(prepared);
   }
+  if (_file && _options.drop_written_pages_every > 0) _file->drop_cached(0, 0);
   _file = std::move(next->file);
+  _cache_dropped_to = 0;
   _file_sequence = sequence;
   _salt = journal_salt(sequence);
   _write_offset = journal_header_size;
@@ -389,16 +391,31 @@ result<void> journal::write_group(std::vector<std::byte>& bytes) {
     MAGNETAR_TRY(start_new_file());
   }
   stamp_journal_salt(bytes, _salt);
-  bytes.resize(records + journal_end_marker_size);  // zeros: the next group writes over them
+  // Zeros after the records, the next group writes over them: the end marker, and up to
+  // the end of the page, so that a write never covers only part of a page whose cached
+  // copy was dropped (the kernel would read it from disk first).
+  const auto end = _write_offset + records + journal_end_marker_size;
+  bytes.resize(records + journal_end_marker_size + (journal_page_size - end % journal_page_size) % journal_page_size);
   MAGNETAR_TRY(ensure_room(bytes.size()));
   MAGNETAR_TRY(_file->write_at(_write_offset, bytes));
   const auto sync_start = std::chrono::steady_clock::now();
   MAGNETAR_TRY(_file->sync());
   const auto synced_in = std::chrono::steady_clock::now() - sync_start;
   _write_offset += records;
+  drop_synced_pages();
   std::lock_guard lock(_mutex);
   _sync_ns.record(std::chrono::duration_cast<std::chrono::nanoseconds>(synced_in).count());
   return success();
+}
+
+void journal::drop_synced_pages() {
+  if (_options.drop_written_pages_every == 0) return;
+  const auto behind = _write_offset / journal_page_size * journal_page_size;  // the writer's page stays
+  if (behind < _cache_dropped_to + _options.drop_written_pages_every) return;
+  // From the file's start: the kernel keeps a large folio that reaches past the range's
+  // end, and the next call must catch it; a range with no pages left costs little.
+  _file->drop_cached(0, behind);
+  _cache_dropped_to = behind;
 }
 
 void journal::run_writer() {

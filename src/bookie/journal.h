@@ -17,7 +17,8 @@
 // and the sync that flushed them stalled every group behind it (p99 at 30k
 // 1 KiB adds/s: 27-34 ms); allocated blocks cost each sync an extent
 // conversion (p50 ~250 -> ~400 us); reused files cost neither. Files older than a checkpoint mark are removed by reclaim() once
-// ledger storage has flushed their entries. On open, the files left by the
+// ledger storage has flushed their entries. Synced records leave the page cache
+// behind the writer (drop_written_pages_every). On open, the files left by the
 // previous run are kept for replay() and new records go to a new file.
 //
 // Thread-safety: append() may be called from any thread or shard; replay(),
@@ -55,6 +56,12 @@ struct journal_options {
   std::size_t max_record_bytes = 8ull << 20;
   // Reclaimed files kept for reuse; the others are removed.
   std::size_t max_spare_files = 2;
+  // Synced records leave the page cache (file::drop_cached) once this many bytes are
+  // behind the writer, as BookKeeper's journalRemovePagesFromCache: only a replay
+  // reads them, and cached they would push out the entry logs that readers want. The
+  // writer's pages then come back from the kernel's free lists instead of growing the
+  // cache. 0 keeps them cached.
+  std::uint64_t drop_written_pages_every = 1ull << 20;
 };
 
 struct journal_stats {
@@ -142,6 +149,7 @@ class journal {
   void run_writer();
   // Writes the records (and an end marker after them) into the current file.
   result<void> write_group(std::vector<std::byte>& bytes);
+  void drop_synced_pages();
 
   const journal_options _options;
   std::vector<std::uint64_t> _replay_files;  // the previous run's, oldest first
@@ -152,6 +160,7 @@ class journal {
   std::uint32_t _salt = 0;
   std::uint64_t _write_offset = 0;
   std::uint64_t _allocated_to = 0;
+  std::uint64_t _cache_dropped_to = 0;  // the current file's pages before it are dropped
 
   mutable std::mutex _mutex;
   std::condition_variable _wake_writer;

@@ -42,6 +42,8 @@ struct journal_record {
 inline constexpr std::size_t journal_header_size = 32;
 inline constexpr std::size_t journal_record_overhead = 12 + 1 + 3 * 8;
 inline constexpr std::size_t journal_end_marker_size = 4;
+// The writer pads each group with zeros to a page boundary (see journal::write_group).
+inline constexpr std::uint64_t journal_page_size = 4096;
 inline constexpr std::uint32_t journal_format_version = 2;
 
 // What a file's header says: its sequence, and the salt its records carry (none in

@@ -48,6 +48,15 @@ class file {
     return success();
   }
 
+  // A hint that [offset, offset + length) won't be read again soon: the kernel may let
+  // its clean cached pages go (length 0: to the end of the file). Nothing written is
+  // lost; unsynced pages stay. Data only read back after a crash (a journal) need not
+  // push out data that readers want (entry logs). This default ignores the hint.
+  virtual void drop_cached(std::uint64_t offset, std::uint64_t length) {
+    (void)offset;
+    (void)length;
+  }
+
   const std::string& path() const { return _path; }
 
  protected:

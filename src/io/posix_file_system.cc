@@ -79,6 +79,11 @@ class posix_file final : public file {
     }
   }
 
+  void drop_cached(std::uint64_t offset, std::uint64_t length) override {
+    // Advice only: a failure leaves the pages cached, which is harmless.
+    (void)::posix_fadvise(_fd, static_cast<off_t>(offset), static_cast<off_t>(length), POSIX_FADV_DONTNEED);
+  }
+
  private:
   int _fd;
 };

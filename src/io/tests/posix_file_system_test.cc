@@ -1,5 +1,6 @@
 #include "io/file_system.h"
 
+#include "io/page_cache.h"
 #include "io/temp_directory.h"
 
 #include <gtest/gtest.h>
@@ -47,6 +48,33 @@ TEST_F(posix_file_system_test, a_write_inside_an_allocated_range_keeps_the_files
   ASSERT_TRUE(f->sync());
   EXPECT_EQ(f->size().value(), 4096u);
   EXPECT_EQ(read_all(*f).substr(99, 5), std::string("\0xyz\0", 5));
+}
+
+TEST_F(posix_file_system_test, dropped_synced_pages_leave_the_cache_and_read_back_from_disk) {
+  if (in_memory_file_system(dir.path())) GTEST_SKIP() << dir.path() << " is in memory: its pages can't be dropped";
+  auto f = fs.open(dir / "a", open_mode::create).value();
+  const std::string data(1 << 20, 'd');
+  ASSERT_TRUE(f->write_at(0, bytes_of(data)));
+  ASSERT_TRUE(f->sync());
+  ASSERT_EQ(cached_bytes(dir / "a").value(), data.size());
+  f->drop_cached(0, 0);  // to the end
+  EXPECT_EQ(cached_bytes(dir / "a").value(), 0u);
+  EXPECT_EQ(read_all(*f), data);
+}
+
+TEST_F(posix_file_system_test, dropping_a_range_keeps_the_pages_after_it) {
+  if (in_memory_file_system(dir.path())) GTEST_SKIP() << dir.path() << " is in memory: its pages can't be dropped";
+  auto f = fs.open(dir / "a", open_mode::create).value();
+  const std::string page(4096, 'p');
+  for (std::uint64_t offset = 0; offset < (1 << 20); offset += page.size()) {
+    ASSERT_TRUE(f->write_at(offset, bytes_of(page)));
+  }
+  ASSERT_TRUE(f->sync());
+  f->drop_cached(0, 512 << 10);
+  // The kernel drops only whole folios inside the range; those after it stay.
+  const auto cached = cached_bytes(dir / "a").value();
+  EXPECT_GE(cached, 512u << 10);
+  EXPECT_LT(cached, 1u << 20);
 }
 
 TEST_F(posix_file_system_test, read_past_the_end_returns_fewer_bytes) {
