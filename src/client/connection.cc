@@ -3,6 +3,7 @@
 #include "client/await_callback.h"
 #include "client/commands.h"
 #include "client/server_error.h"
+#include "client/wake_batch.h"
 #include "magnetar/errc.h"
 
 #include <boost/asio/connect.hpp>
@@ -109,6 +110,7 @@ awaitable<void> connection::run() {
     _decoder.commit(n);
     _last_received = steady::now();
     _ping_outstanding = false;
+    const wake_batch wakes;  // receivers wake once for all this read's messages
     while (true) {
       auto next = _decoder.next();
       if (!next) {

@@ -4,6 +4,7 @@
 #include "client/compression.h"
 #include "client/consumer_impl.h"
 #include "client/wait_ready.h"
+#include "client/wake_batch.h"
 #include "magnetar/errc.h"
 
 #include <fmt/format.h>
@@ -44,7 +45,6 @@ void consumer_impl::on_message(const std::shared_ptr<connection>& c, const proto
       d->payload = std::move(bytes);
       d->publish_time = md.publish_time();
       d->producer_name = md.producer_name();
-      d->topic = _options.topic;
       d->redelivery_count = command.redelivery_count();
       return d;
     };
@@ -102,7 +102,7 @@ void consumer_impl::on_message(const std::shared_ptr<connection>& c, const proto
       }
     }
   }
-  _arrived.notify_all();
+  wake_batch::notify_all(shared_from_this(), _arrived);
   run(out);
   if (!dead.empty()) dead_letter(std::move(dead));
 }

@@ -34,7 +34,7 @@ const message_id& message::id() const { return _data->id; }
 std::uint64_t message::publish_time() const { return _data->publish_time; }
 std::uint32_t message::redelivery_count() const { return _data->redelivery_count; }
 const std::string& message::producer_name() const { return _data->producer_name; }
-const std::string& message::topic() const { return _data->topic; }
+const std::string& message::topic() const { return _data->id.topic_name(); }
 
 message_builder::message_builder() : _data(std::make_shared<message_data>()) {}
 message_builder::~message_builder() = default;

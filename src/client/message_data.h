@@ -30,7 +30,8 @@ struct message_data {
   std::uint64_t publish_time = 0;
   std::uint32_t redelivery_count = 0;
   std::string producer_name;
-  std::string topic;
+  // The topic is the id's (topic_name()): shared by every message of a consumer, not a
+  // copy each.
 
   static message make(std::shared_ptr<const message_data> data) { return message(std::move(data)); }
   static const message_data& of(const message& m) { return *m._data; }

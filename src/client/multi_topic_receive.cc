@@ -1,6 +1,7 @@
 // multi_topic_consumer: the fan-in from the children, the receive queue and acks.
 #include "client/multi_topic_consumer.h"
 #include "client/wait_ready.h"
+#include "client/wake_batch.h"
 
 #include "magnetar/errc.h"
 
@@ -60,7 +61,7 @@ void multi_topic_consumer::on_child_message(const child_ptr& c, result<message> 
     }
     // else: after close: dropped (the broker sends it again).
   }
-  _arrived.notify_all();
+  wake_batch::notify_all(shared_from_this(), _arrived);
   run(out);
   if (again) pump(c);
 }

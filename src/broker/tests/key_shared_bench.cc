@@ -35,6 +35,23 @@ void select_among_ten(benchmark::State& state) {
 }
 BENCHMARK(select_among_ten);
 
+// The ring lookup alone, for hashes spread over the whole ring (a million devices).
+void select_hash_among_ten(benchmark::State& state) {
+  auto selector = make_consistent_hash_selector(100);
+  std::vector<std::unique_ptr<consumer>> consumers;
+  for (int i = 0; i < 10; ++i) {
+    consumers.push_back(std::make_unique<consumer>(nullptr, nullptr, 1, "consumer-" + std::to_string(i), 0));
+    (void)selector->add(*consumers.back(), {});
+  }
+  std::uint16_t hash = 0;
+  for (auto _ : state) {
+    hash = static_cast<std::uint16_t>(hash * 40503u + 12345u);
+    benchmark::DoNotOptimize(selector->select(hash));
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(select_hash_among_ten);
+
 // Stored entries as an IoT gateway's key-based batches of one message make them.
 std::vector<wire::shared_bytes> telemetry_entries() {
   std::vector<wire::shared_bytes> entries;

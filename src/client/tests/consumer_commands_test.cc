@@ -112,7 +112,7 @@ message received(std::string payload, message_properties properties = {}) {
   d->properties = std::move(properties);
   d->event_time = 77;
   d->id = message_id(3, 4, -1, 1, 2);
-  d->topic = "persistent://public/default/orders";
+  d->id.set_topic_name("persistent://public/default/orders");
   d->redelivery_count = 5;
   return message_data::make(std::move(d));
 }
