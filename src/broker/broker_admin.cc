@@ -36,7 +36,7 @@ awaitable<result<void>> broker_service::create_topic(wire::topic_name name) {
   auto& owner = owner_of(name);
   co_return co_await io::run_on(owner, [&]() -> awaitable<result<void>> {
     // Created whatever allowAutoTopicCreation says: this is an explicit creation.
-    MAGNETAR_CO_TRY(ledger, co_await mledger::managed_ledger::open(name.persistence_name(), ledger_config(),
+    MAGNETAR_CO_TRY(ledger, co_await mledger::managed_ledger::open(name.persistence_name(), ledger_config(owner),
                                                                    {_deps.store, _deps.ledgers, _deps.clock}));
     co_return co_await ledger->close();
   });

@@ -18,7 +18,13 @@
 namespace magnetar::broker {
 
 broker_service::broker_service(broker_config config, broker_deps deps)
-    : _config(std::move(config)), _deps(deps), _topics(deps.shards.size()) {}
+    : _config(std::move(config)), _deps(deps), _topics(deps.shards.size()) {
+  // managedLedgerCacheSizeMB is the broker's; each shard's topics share an equal part.
+  const auto share = (_config.managed_ledger_cache_size_mb << 20) / deps.shards.size();
+  for (unsigned i = 0; i < deps.shards.size(); ++i) {
+    _cache_budgets.push_back(std::make_shared<mledger::entry_cache_budget>(share));
+  }
+}
 
 broker_service::~broker_service() = default;
 
@@ -138,8 +144,11 @@ awaitable<void> broker_service::unload_all(io::shard& s) {
 // ---------------------------------------------------------------------------------------
 // Topics
 
-mledger::managed_ledger_config broker_service::ledger_config() const {
+mledger::managed_ledger_config broker_service::ledger_config(const io::shard& owner) const {
   mledger::managed_ledger_config c;
+  // A topic's cache may take its shard's whole share; together they stay within it.
+  c.cache.budget = _cache_budgets[owner.id()];
+  c.cache.max_bytes = c.cache.budget->max_bytes();
   c.max_entries_per_ledger = _config.managed_ledger_max_entries_per_ledger;
   c.minimum_rollover_time = _config.managed_ledger_min_ledger_rollover_time;
   c.maximum_rollover_time = _config.managed_ledger_max_ledger_rollover_time;
@@ -222,7 +231,7 @@ awaitable<result<std::shared_ptr<topic>>> broker_service::load_topic(const wire:
     }
   }
   auto& owner = owner_of(name);
-  MAGNETAR_CO_TRY(ledger, co_await mledger::managed_ledger::open(name.persistence_name(), ledger_config(),
+  MAGNETAR_CO_TRY(ledger, co_await mledger::managed_ledger::open(name.persistence_name(), ledger_config(owner),
                                                                  {_deps.store, _deps.ledgers, _deps.clock}));
   auto t = std::make_shared<topic>(*this, name, owner, std::move(ledger));
   // Deduplication recovers before the first SEND is taken, as upstream's topic load

@@ -22,6 +22,7 @@
 #include "io/shard.h"
 #include "ledger/ledger_client.h"
 #include "meta/store.h"
+#include "mledger/entry_cache_budget.h"
 #include "mledger/managed_ledger_config.h"
 #include "wire/topic_name.h"
 
@@ -122,7 +123,7 @@ class broker_service final : public topic_admin {
 
   awaitable<result<std::shared_ptr<topic>>> load_topic(const wire::topic_name& name, bool create);
   awaitable<result<bool>> topic_exists(const wire::topic_name& name);
-  mledger::managed_ledger_config ledger_config() const;
+  mledger::managed_ledger_config ledger_config(const io::shard& owner) const;
   awaitable<void> accept_loop(std::shared_ptr<io::gate::pass> held);
   awaitable<void> stop_accepting();
   awaitable<void> unload_all(io::shard& s);
@@ -130,6 +131,8 @@ class broker_service final : public topic_admin {
   const broker_config _config;
   broker_deps _deps;
   std::vector<shard_topics> _topics;  // by shard id
+  // By shard id; shared with the topics' caches, which may outlive the service.
+  std::vector<std::shared_ptr<mledger::entry_cache_budget>> _cache_budgets;
   std::unique_ptr<asio::ip::tcp::acceptor> _acceptor;
   std::uint16_t _port = 0;
   io::gate _accepting{"broker acceptor"};

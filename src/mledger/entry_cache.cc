@@ -1,6 +1,7 @@
 #include "mledger/entry_cache.h"
 
 #include "base/assert.h"
+#include "mledger/entry_cache_budget.h"
 
 #include <algorithm>
 #include <limits>
@@ -10,11 +11,14 @@ namespace magnetar::mledger {
 entry_cache::entry_cache(entry_cache_config config, const base::clock& clock) : _config(config), _clock(clock) {
   // A zero TTL would extend an entry to the instant it expired, forever.
   MAGNETAR_ASSERT(_config.time_to_live > base::clock::duration::zero(), "entry cache TTL must be positive");
+  if (_config.budget) _config.budget->join(*this);
 }
 
 // The intrusive indexes are declared after the map, so they unlink every node before the
 // map frees them.
-entry_cache::~entry_cache() = default;
+entry_cache::~entry_cache() {
+  if (_config.budget) _config.budget->leave(*this);
+}
 
 entry_cache::insert_result entry_cache::insert(position pos, wire::shared_bytes data,
                                                std::uint32_t expected_reads) {

@@ -33,18 +33,22 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <vector>
 
 namespace magnetar::mledger {
 
+class entry_cache_budget;
+
 struct entry_cache_config {
-  // Bytes of entry data held at most. Upstream's managedLedgerCacheSizeMB bounds the whole
-  // broker; a budget shared across a shard's topics would set this per cache or call
-  // shrink_to().
+  // Bytes of entry data held at most by this cache.
   std::size_t max_bytes = 64 * 1024 * 1024;
   base::clock::duration time_to_live = std::chrono::seconds(1);
   std::uint32_t max_ttl_extensions = 5;
+  // The budget this cache shares with the other caches of its shard (the broker's
+  // managedLedgerCacheSizeMB), if any.
+  std::shared_ptr<entry_cache_budget> budget;
 };
 
 // Counters for metrics (pulsar_ml_cache_hits_rate, _misses_rate, _evictions, _used_size,

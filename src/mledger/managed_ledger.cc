@@ -5,6 +5,7 @@
 #include "io/run_on.h"
 #include "ledger/errc.h"
 #include "meta/errc.h"
+#include "mledger/entry_cache_budget.h"
 #include "mledger/errc.h"
 #include "mledger/managed_cursor.h"
 
@@ -249,6 +250,7 @@ awaitable<void> managed_ledger::run_ticks(std::shared_ptr<io::gate::pass> held) 
 
 awaitable<void> managed_ledger::tick() {
   _cache.evict_expired(_clock.now());
+  if (_config.cache.budget) _config.cache.budget->enforce(_clock.now());
   if (_state == state::open && !_rolling && _writer && _sent_entries > 0) {
     const auto age = _clock.now() - _writer_created;
     if (age >= _config.maximum_rollover_time && age >= _config.minimum_rollover_time) start_rollover();
