@@ -118,7 +118,8 @@ std::size_t entry_cache::evict_expired(base::clock::time_point now) {
       n.deadline = now + _config.time_to_live;
       ++n.extensions;
       ++_stats.ttl_extensions;
-      _by_deadline.insert(n);
+      // Later than every deadline set so far (inserts' and extensions' are now + TTL).
+      _by_deadline.insert(_by_deadline.end(), n);
     } else {
       remove(n.self, removal::expired);
       ++evicted;
