@@ -17,13 +17,19 @@
 namespace magnetar::broker {
 namespace {
 
-void select_among_ten(benchmark::State& state) {
-  auto selector = make_consistent_hash_selector(100);
+// Ten consumers on `selector`, as a Key_Shared subscription of ten pods has.
+std::vector<std::unique_ptr<consumer>> add_ten_consumers(key_shared_selector& selector) {
   std::vector<std::unique_ptr<consumer>> consumers;
   for (int i = 0; i < 10; ++i) {
     consumers.push_back(std::make_unique<consumer>(nullptr, nullptr, 1, "consumer-" + std::to_string(i), 0));
-    (void)selector->add(*consumers.back(), {});
+    (void)selector.add(*consumers.back(), {});
   }
+  return consumers;
+}
+
+void select_among_ten(benchmark::State& state) {
+  auto selector = make_consistent_hash_selector(100);
+  const auto consumers = add_ten_consumers(*selector);
   std::vector<proto::MessageMetadata> entries(1000);
   for (std::size_t i = 0; i < entries.size(); ++i) entries[i].set_partition_key("device-" + std::to_string(i));
   std::size_t i = 0;
@@ -38,11 +44,7 @@ BENCHMARK(select_among_ten);
 // The ring lookup alone, for hashes spread over the whole ring (a million devices).
 void select_hash_among_ten(benchmark::State& state) {
   auto selector = make_consistent_hash_selector(100);
-  std::vector<std::unique_ptr<consumer>> consumers;
-  for (int i = 0; i < 10; ++i) {
-    consumers.push_back(std::make_unique<consumer>(nullptr, nullptr, 1, "consumer-" + std::to_string(i), 0));
-    (void)selector->add(*consumers.back(), {});
-  }
+  const auto consumers = add_ten_consumers(*selector);
   std::uint16_t hash = 0;
   for (auto _ : state) {
     hash = static_cast<std::uint16_t>(hash * 40503u + 12345u);
