@@ -89,8 +89,11 @@ awaitable<void> broker_service::accept_loop(std::shared_ptr<io::gate::pass> /*he
       spdlog::warn("accept failed: {}", ec.message());
       continue;
     }
+    auto alive = _connection_objects.enter();
+    if (!alive) co_return;  // stopping: the socket closes as it goes
     socket.set_option(asio::ip::tcp::no_delay(true), ec);
-    auto conn = std::make_shared<connection>(*this, target, std::move(socket), _next_connection_id.fetch_add(1));
+    auto conn = std::make_shared<connection>(*this, target, std::move(socket), _next_connection_id.fetch_add(1),
+                                             std::move(alive).value());
     connection_opened(conn);
     asio::post(target.executor(), [conn] { conn->start(); });
   }
@@ -120,11 +123,16 @@ void broker_service::stop() {
     }
   }
   for (auto& c : open) c->close();
+  open.clear();  // the wait for the connections to go, below, must not be held up by these
   if (_scalable) io::block_on(_deps.shards[0], _scalable->stop());
   for (unsigned i = 0; i < _deps.shards.size(); ++i) {
     auto& s = _deps.shards[i];
     io::block_on(s, unload_all(s));
   }
+  // A closed connection's coroutines end on its shard a moment later, and use this
+  // service until then: it must not go before they do (it did, now and then, in the
+  // tests that restart a standalone: a read loop's last call found it freed).
+  io::block_on(_deps.shards[0], _connection_objects.close());
 }
 
 awaitable<void> broker_service::stop_accepting() {

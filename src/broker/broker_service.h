@@ -136,6 +136,7 @@ class broker_service final : public topic_admin {
   std::unique_ptr<asio::ip::tcp::acceptor> _acceptor;
   std::uint16_t _port = 0;
   io::gate _accepting{"broker acceptor"};
+  io::gate _connection_objects{"broker connections"};  // one pass per connection object
   std::atomic<std::uint64_t> _next_connection_id{1};
   std::atomic<std::uint64_t> _next_producer{0};
   std::atomic<std::uint64_t> _total_connections{0};

@@ -30,8 +30,10 @@ std::string now_iso8601() {
 
 }  // namespace
 
-connection::connection(broker_service& broker, io::shard& shard, asio::ip::tcp::socket socket, std::uint64_t id)
-    : _broker(broker),
+connection::connection(broker_service& broker, io::shard& shard, asio::ip::tcp::socket socket, std::uint64_t id,
+                       io::gate::pass alive)
+    : _alive(std::move(alive)),
+      _broker(broker),
       _shard(shard),
       _socket(std::move(socket)),
       _id(id),

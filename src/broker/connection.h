@@ -20,6 +20,7 @@
 #pragma once
 
 #include "broker/broker_config.h"
+#include "io/gate.h"
 #include "io/net.h"
 #include "io/shard.h"
 #include "wire/frame_decoder.h"
@@ -43,7 +44,10 @@ class producer;
 
 class connection : public std::enable_shared_from_this<connection> {
  public:
-  connection(broker_service& broker, io::shard& shard, asio::ip::tcp::socket socket, std::uint64_t id);
+  // `alive` is held for the object's life: the broker's stop() waits until every
+  // connection is gone (its coroutines and requests use the broker to their end).
+  connection(broker_service& broker, io::shard& shard, asio::ip::tcp::socket socket, std::uint64_t id,
+             io::gate::pass alive);
   ~connection();
 
   // Starts the read loop, the writer and the keep-alive on the connection's shard.
@@ -99,6 +103,7 @@ class connection : public std::enable_shared_from_this<connection> {
   void flush_publishes();
   void release_all();
 
+  io::gate::pass _alive;  // first, so that it is released last
   broker_service& _broker;
   io::shard& _shard;
   asio::ip::tcp::socket _socket;
