@@ -35,6 +35,11 @@ struct managed_ledger_config {
   std::int64_t retention_size_bytes = 0;
 
   entry_cache_config cache;
+  // A read that misses the cache reads about this much more from storage (and at most
+  // that many entries), into the cache, for the reader's next reads (0: only what was
+  // asked for). The entry cap keeps tiny entries from making a huge read.
+  std::size_t read_ahead_bytes = 1 << 20;
+  std::size_t read_ahead_max_entries = 1000;
 
   // The period of the background tick: cache expiry, time-based rollover, trimming, and
   // cursor persistence. A cursor's acks reach the metadata store at most once per tick

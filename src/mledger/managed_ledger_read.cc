@@ -129,6 +129,7 @@ awaitable<result<std::vector<entry>>> managed_ledger::read_from_ledger(position 
 
   const auto from = out.empty() ? first : out.back().pos.next_in_ledger();
   auto count = last.entry().value() - from.entry().value() + 1;
+  std::int64_t ahead = 0;
   // Read about as much as the budget takes, judged by the ledger's mean entry size.
   if (auto it = _ledger_list.find(first.ledger());
       it != _ledger_list.end() && it->second.entries > 0 && it->second.size > 0) {
@@ -136,22 +137,29 @@ awaitable<result<std::vector<entry>>> managed_ledger::read_from_ledger(position 
     const auto left = budget > bytes ? budget - bytes : 0;
     const auto fit = std::max<std::uint64_t>(left / mean, 1);
     if (fit < static_cast<std::uint64_t>(count)) count = static_cast<std::int64_t>(fit);
+    // And read ahead, into the cache, what this reader will ask for next: a storage read
+    // costs a hop to the bookie (a thread wake-up each way here, a round trip over the
+    // network), whatever it reads; 100 entries of 1 KiB a hop ran at 0.8 GB/s.
+    const auto stored_after = static_cast<std::int64_t>(it->second.entries) - (from.entry().value() + count);
+    const auto wanted = std::min<std::uint64_t>(_config.read_ahead_bytes / mean, _config.read_ahead_max_entries);
+    ahead = std::clamp<std::int64_t>(static_cast<std::int64_t>(wanted), 0, std::max<std::int64_t>(stored_after, 0));
   }
   const entry_id to(from.entry().value() + count - 1);
+  const entry_id read_to(to.value() + ahead);
   result<std::vector<wire::shared_bytes>> read = success();
   const auto id = first.ledger();
   auto done = std::make_shared<io::oneshot_signal>(co_await asio::this_coro::executor);
-  _storage_reads.push_back({id, from.entry(), to, done});
+  _storage_reads.push_back({id, from.entry(), read_to, done});
   if (_writer && _writer->id() == id) {
     auto writer = _writer;  // keeps it alive across the read if a rollover drops it
-    read = co_await writer->read(from.entry(), to);
+    read = co_await writer->read(from.entry(), read_to);
   } else if (_previous_writer && _previous_writer->id() == id) {
     auto writer = _previous_writer;
-    read = co_await writer->read(from.entry(), to);
+    read = co_await writer->read(from.entry(), read_to);
   } else {
     auto ledger_reader = co_await reader_for(id);
     if (ledger_reader) {
-      read = co_await ledger_reader.value()->read(from.entry(), to);
+      read = co_await ledger_reader.value()->read(from.entry(), read_to);
     } else {
       read = fail(std::move(ledger_reader).error());
     }
@@ -172,9 +180,10 @@ awaitable<result<std::vector<entry>>> managed_ledger::read_from_ledger(position 
   for (auto& data : read.value()) {
     const position pos(id, entry_id(e++));
     // Every entry read goes to the cache, also past this reader's budget: a cursor that
-    // joined this read takes them from there.
-    _cache.insert(pos, data, cursors_behind(pos, reader));
-    budget_spent = budget_spent || !take(pos, data);
+    // joined this read takes them from there. Those read ahead await this reader too.
+    const bool read_ahead = pos.entry() > to;
+    _cache.insert(pos, data, cursors_behind(pos, reader) + (read_ahead && reader ? 1 : 0));
+    if (!read_ahead) budget_spent = budget_spent || !take(pos, data);
   }
   finish();
   co_return out;
