@@ -226,6 +226,8 @@ class managed_ledger {
   awaitable<result<std::vector<entry>>> read_from_ledger(position first, position last, std::size_t max_bytes,
                                                          const managed_cursor* reader);
   awaitable<result<std::shared_ptr<ledger::ledger_reader>>> reader_for(ledger_id id);
+  bool reads_ahead(const managed_cursor* reader, position first, position last) const;
+  awaitable<result<std::vector<wire::shared_bytes>>> read_stored(ledger_id id, entry_id from, entry_id to);
   // A storage read under way: [first, last] of one ledger. Its entries are in the cache
   // when it is done (those the cache took).
   struct storage_read {

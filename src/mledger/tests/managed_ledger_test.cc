@@ -148,39 +148,45 @@ TEST(managed_ledger, reads_of_new_entries_hit_the_cache_and_old_ones_go_to_stora
   ASSERT_TRUE(c.run(reopened->close()));
 }
 
-TEST(managed_ledger, a_read_from_storage_reads_ahead_into_the_cache_for_the_readers_next_reads) {
-  test_cluster c;
+// Twenty entries in storage only (the managed ledger reopened: an empty cache).
+std::shared_ptr<managed_ledger> twenty_stored_entries(test_cluster& c, managed_ledger_config config = {}) {
   auto ml = c.open("t");
   add_entries(c, *ml, 20);
-  ASSERT_TRUE(c.run(ml->close()));
+  EXPECT_TRUE(c.run(ml->close()));
   ml.reset();
-
-  auto reopened = c.open("t");  // an empty cache: the entries are in storage only
-  auto first = c.run(reopened->read_entries(position::earliest(), 5));
-  ASSERT_TRUE(first) << first.error();  // (a failed assertion here ends the process: no close)
-  EXPECT_EQ(texts(first.value()), names("e", 0, 5)) << "only what was asked for";
-  EXPECT_EQ(reopened->stats().entries_read_from_storage, 20u) << "read ahead to the last entry, no further";
-  auto second = c.run(reopened->read_entries(first.value().back().pos.next_in_ledger(), 15));
-  ASSERT_TRUE(second) << second.error();
-  EXPECT_EQ(texts(second.value()), names("e", 5, 15));
-  EXPECT_EQ(reopened->stats().entries_read_from_storage, 20u) << "served from the cache";
-  ASSERT_TRUE(c.run(reopened->close()));
+  return c.open("t", config);
 }
 
-TEST(managed_ledger, read_ahead_off_reads_only_what_was_asked_for) {
+TEST(managed_ledger, a_cursors_read_from_storage_reads_ahead_into_the_cache_for_its_next_reads) {
   test_cluster c;
-  auto ml = c.open("t");
-  add_entries(c, *ml, 20);
+  auto ml = twenty_stored_entries(c);
+  auto* cursor = c.run(ml->open_cursor("sub", initial_position::earliest)).value();
+  auto first = c.run(cursor->read_entries(5));
+  EXPECT_TRUE(first && texts(first.value()) == names("e", 0, 5)) << "only what was asked for";
+  EXPECT_EQ(ml->stats().entries_read_from_storage, 20u) << "read ahead to the last entry, no further";
+  auto second = c.run(cursor->read_entries(15));
+  EXPECT_TRUE(second && texts(second.value()) == names("e", 5, 15));
+  EXPECT_EQ(ml->stats().entries_read_from_storage, 20u) << "served from the cache";
   ASSERT_TRUE(c.run(ml->close()));
-  ml.reset();
+}
 
+TEST(managed_ledger, a_read_by_no_cursor_reads_only_what_was_asked_for) {
+  test_cluster c;
+  auto ml = twenty_stored_entries(c);
+  EXPECT_TRUE(c.run(ml->read_entries(position::earliest(), 5)));
+  EXPECT_EQ(ml->stats().entries_read_from_storage, 5u);
+  ASSERT_TRUE(c.run(ml->close()));
+}
+
+TEST(managed_ledger, read_ahead_off_reads_only_what_the_cursor_asked_for) {
+  test_cluster c;
   managed_ledger_config config;
   config.read_ahead_bytes = 0;
-  auto reopened = c.open("t", config);
-  auto first = c.run(reopened->read_entries(position::earliest(), 5));
-  EXPECT_TRUE(first);
-  EXPECT_EQ(reopened->stats().entries_read_from_storage, 5u);
-  ASSERT_TRUE(c.run(reopened->close()));
+  auto ml = twenty_stored_entries(c, config);
+  auto* cursor = c.run(ml->open_cursor("sub", initial_position::earliest)).value();
+  EXPECT_TRUE(c.run(cursor->read_entries(5)));
+  EXPECT_EQ(ml->stats().entries_read_from_storage, 5u);
+  ASSERT_TRUE(c.run(ml->close()));
 }
 
 TEST(managed_ledger, a_read_of_entries_another_read_is_fetching_from_storage_waits_for_it) {
