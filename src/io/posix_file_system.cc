@@ -1,11 +1,14 @@
 #include "io/file_system.h"
 
+#include "io/aligned_buffer.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -23,7 +26,10 @@ error os_failure(std::string_view what, const std::string& path, int err = errno
 class posix_file final : public file {
  public:
   posix_file(std::string path, int fd) : file(std::move(path)), _fd(fd) {}
-  ~posix_file() override { ::close(_fd); }
+  ~posix_file() override {
+    ::close(_fd);
+    if (_direct_fd >= 0) ::close(_direct_fd);
+  }
 
   result<void> write_at(std::uint64_t offset, std::span<const std::byte> bytes) override {
     while (!bytes.empty()) {
@@ -34,6 +40,27 @@ class posix_file final : public file {
       }
       bytes = bytes.subspan(static_cast<std::size_t>(written));
       offset += static_cast<std::uint64_t>(written);
+    }
+    return success();
+  }
+
+  result<void> write_direct_at(std::uint64_t offset, std::span<const std::byte> bytes) override {
+    const auto aligned = [](std::uint64_t n) { return n % direct_io_alignment == 0; };
+    if (!aligned(offset) || !aligned(bytes.size()) || !aligned(reinterpret_cast<std::uintptr_t>(bytes.data()))) {
+      return write_at(offset, bytes);
+    }
+    MAGNETAR_TRY(fd, direct_fd());
+    if (!fd) return write_at(offset, bytes);
+    while (!bytes.empty()) {
+      const auto written = ::pwrite(*fd, bytes.data(), bytes.size(), static_cast<off_t>(offset));
+      if (written < 0) {
+        if (errno == EINTR) continue;
+        return fail(os_failure("direct write", path()));
+      }
+      bytes = bytes.subspan(static_cast<std::size_t>(written));
+      offset += static_cast<std::uint64_t>(written);
+      // A short write that left the rest unaligned: the rest goes the buffered way.
+      if (!aligned(offset)) return write_at(offset, bytes);
     }
     return success();
   }
@@ -85,7 +112,26 @@ class posix_file final : public file {
   }
 
  private:
+  // A second descriptor of the file with O_DIRECT, opened at the first direct write, so
+  // that every other call keeps the page cache; nullopt where the file system refuses
+  // O_DIRECT (EINVAL).
+  result<std::optional<int>> direct_fd() {
+    if (_direct_fd >= 0) return std::optional(_direct_fd);
+    if (_direct_refused) return std::optional<int>();
+    // Through /proc, the very file this object has open, whatever its name is by now.
+    const int fd = ::open(fmt::format("/proc/self/fd/{}", _fd).c_str(), O_WRONLY | O_DIRECT | O_CLOEXEC);
+    if (fd < 0) {
+      if (errno != EINVAL) return fail(os_failure("open for direct writes", path()));
+      _direct_refused = true;
+      return std::optional<int>();
+    }
+    _direct_fd = fd;
+    return std::optional(fd);
+  }
+
   int _fd;
+  int _direct_fd = -1;
+  bool _direct_refused = false;
 };
 
 class posix_file_system_impl final : public file_system {
