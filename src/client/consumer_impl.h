@@ -25,6 +25,7 @@
 #include "client/connection.h"
 #include "client/dead_letter.h"
 #include "client/negative_ack_tracker.h"
+#include "client/receive_waits.h"
 #include "client/unacked_tracker.h"
 #include "client/consumer_base.h"
 #include "magnetar/consumer.h"
@@ -157,6 +158,7 @@ class consumer_impl final : public consumer_base,
 
   mutable std::mutex _mutex;
   std::condition_variable _arrived;
+  receive_waits _blocked_receives;  // woken by arrivals only when one can go on
   state _state = state::starting;
   std::optional<error> _failure;
   std::shared_ptr<connection> _connection;

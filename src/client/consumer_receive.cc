@@ -16,6 +16,7 @@ void consumer_impl::on_message(const std::shared_ptr<connection>& c, const proto
                                wire::frame& frame) {
   actions out;
   std::vector<message> dead;
+  bool wake = false;
   {
     std::lock_guard lock(_mutex);
     if (c != _connection || _state != state::ready) return;
@@ -101,8 +102,9 @@ void consumer_impl::on_message(const std::shared_ptr<connection>& c, const proto
         }
       }
     }
+    wake = _blocked_receives.any_can_go_on(_queue.size(), _queued_bytes);
   }
-  wake_batch::notify_all(shared_from_this(), _arrived);
+  if (wake) wake_batch::notify_all(shared_from_this(), _arrived);
   run(out);
   if (!dead.empty()) dead_letter(std::move(dead));
 }
@@ -158,6 +160,7 @@ result<message> consumer_impl::receive(std::optional<std::chrono::milliseconds> 
     return fail(client_errc::invalid_argument, "a blocking receive on a client io thread would deadlock");
   }
   std::unique_lock lock(_mutex);
+  const receive_waits::scope blocked(_blocked_receives, 1, 1);
   MAGNETAR_TRY(wait_ready(_arrived, lock, timeout, [&] { return !_queue.empty() || drained_locked(); }));
   if (_queue.empty()) return drained_error_locked();
   auto m = std::move(_queue.front());
@@ -204,6 +207,7 @@ result<std::vector<message>> consumer_impl::batch_receive(const batch_receive_po
   }
   const std::size_t max_messages = std::max<std::size_t>(1, policy.max_messages);
   std::unique_lock lock(_mutex);
+  const receive_waits::scope blocked(_blocked_receives, max_messages, policy.max_bytes);
   _arrived.wait_for(lock, policy.timeout, [&] {
     return _queue.size() >= max_messages || _queued_bytes >= policy.max_bytes || drained_locked() ||
            (_end_of_topic && !_queue.empty());

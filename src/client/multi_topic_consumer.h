@@ -22,6 +22,7 @@
 #include "client/client_impl.h"
 #include "client/consumer_base.h"
 #include "client/consumer_impl.h"
+#include "client/receive_waits.h"
 #include "client/topic_pattern.h"
 
 #include <condition_variable>
@@ -136,6 +137,7 @@ class multi_topic_consumer final : public consumer_base, public std::enable_shar
 
   mutable std::mutex _mutex;
   std::condition_variable _arrived;
+  receive_waits _blocked_receives;  // woken by arrivals only when one can go on
   state _state = state::starting;
   std::optional<error> _failure;
   // By the child's topic (partition) name.

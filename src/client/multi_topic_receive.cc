@@ -36,6 +36,7 @@ void multi_topic_consumer::pump(const child_ptr& c) {
 void multi_topic_consumer::on_child_message(const child_ptr& c, result<message> r) {
   actions out;
   bool again = false;
+  bool wake = false;
   {
     std::lock_guard lock(_mutex);
     c->waiting = false;
@@ -60,8 +61,9 @@ void multi_topic_consumer::on_child_message(const child_ptr& c, result<message> 
       again = !c->pumping;
     }
     // else: after close: dropped (the broker sends it again).
+    wake = _state == state::closed || _blocked_receives.any_can_go_on(_queue.size(), _queued_bytes);
   }
-  wake_batch::notify_all(shared_from_this(), _arrived);
+  if (wake) wake_batch::notify_all(shared_from_this(), _arrived);
   run(out);
   if (again) pump(c);
 }
@@ -109,6 +111,7 @@ result<message> multi_topic_consumer::receive(std::optional<std::chrono::millise
   std::optional<message> m;
   {
     std::unique_lock lock(_mutex);
+    const receive_waits::scope blocked(_blocked_receives, 1, 1);
     MAGNETAR_TRY(wait_ready(_arrived, lock, timeout, [&] { return !_queue.empty() || _state == state::closed; }));
     if (_queue.empty()) return closed_error_locked();
     m = std::move(_queue.front());
@@ -155,6 +158,7 @@ result<std::vector<message>> multi_topic_consumer::batch_receive(const batch_rec
     std::unique_lock lock(_mutex);
     // The shared queue holds at most receiver_queue_size; a larger batch takes what came.
     const std::size_t enough = std::min<std::size_t>(max_messages, _queue_size);
+    const receive_waits::scope blocked(_blocked_receives, enough, policy.max_bytes);
     _arrived.wait_for(lock, policy.timeout, [&] {
       return _queue.size() >= enough || _queued_bytes >= policy.max_bytes || _state == state::closed;
     });

@@ -296,6 +296,23 @@ TEST_F(produce_consume, batch_receive_takes_up_to_its_limit) {
   EXPECT_EQ(batch.value()[2].payload(), "2");
 }
 
+TEST_F(produce_consume, a_blocked_batch_receive_returns_once_its_count_arrives) {
+  auto c = sdk->subscribe(topic(), "sub", from_earliest());
+  ASSERT_TRUE(c) << c.error();
+  batch_receive_policy policy;
+  policy.max_messages = 3;
+  policy.timeout = 600s;  // far beyond the test's own limit: only the arrivals end the wait
+  const auto start = std::chrono::steady_clock::now();
+  auto received = std::async(std::launch::async, [&] { return c.value().batch_receive(policy); });
+  auto p = sdk->create_producer(topic(), unbatched());
+  ASSERT_TRUE(p) << p.error();
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(p.value().send(text(std::to_string(i))));
+  auto batch = received.get();
+  ASSERT_TRUE(batch) << batch.error();
+  EXPECT_EQ(batch.value().size(), 3u);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 300s);
+}
+
 TEST_F(produce_consume, receive_times_out_on_an_empty_topic) {
   auto c = sdk->subscribe(topic(), "sub", from_earliest());
   ASSERT_TRUE(c) << c.error();
