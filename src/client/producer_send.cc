@@ -198,6 +198,7 @@ void producer_impl::flush_async(std::function<void(result<void>)> done) {
 void producer_impl::on_send_receipt(const proto::CommandSendReceipt& receipt) {
   actions out;
   std::shared_ptr<connection> broken;
+  bool room = false;
   {
     std::lock_guard lock(_mutex);
     if (_pending.empty()) return;
@@ -216,9 +217,15 @@ void producer_impl::on_send_receipt(const proto::CommandSendReceipt& receipt) {
       if (receipt.has_message_id()) id = from_proto(receipt.message_id(), _partition);
       complete_locked(o, message_id(id.ledger_id(), id.entry_id(), id.partition()), out);
     }
+    // A sender blocked on a full queue goes on once an eighth of the queue is free, not
+    // at every receipt: woken per receipt, it sent the few messages that one made room
+    // for and slept again, two context switches a receipt. The receipts still pending
+    // wake it in time (or their timeouts, or a failure, which always wake).
+    const auto max = _config.max_pending_messages;
+    room = max - std::min(max, _pending_messages) >= std::max<std::size_t>(1, max / 8);
   }
   if (broken) broken->close(error(client_errc::protocol_error, "out-of-order send receipt"));
-  _room.notify_all();
+  if (room || broken) _room.notify_all();
   run(out);
 }
 

@@ -144,6 +144,22 @@ TEST_P(compressed, compressed_single_messages_arrive_decompressed) {
 
 INSTANTIATE_TEST_SUITE_P(codecs, compressed, ::testing::Values(compression_type::lz4, compression_type::zstd));
 
+TEST_F(produce_consume, sends_blocked_on_a_full_queue_go_on_as_receipts_free_room) {
+  auto pc = unbatched();
+  pc.max_pending_messages = 16;  // woken with 2 free
+  pc.block_if_queue_full = true;
+  auto p = sdk->create_producer(topic(), pc);
+  ASSERT_TRUE(p) << p.error();
+  std::atomic<int> acked{0};
+  for (int i = 0; i < 300; ++i) {
+    p.value().send_async(message_builder().payload(std::to_string(i)).build(), [&](result<message_id> id) {
+      if (id) ++acked;
+    });
+  }
+  ASSERT_TRUE(p.value().flush());
+  EXPECT_EQ(acked.load(), 300);
+}
+
 TEST_F(produce_consume, key_based_batching_delivers_every_message) {
   producer_config pc;
   pc.batching = batching_type::key_based;
