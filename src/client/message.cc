@@ -36,7 +36,14 @@ std::uint32_t message::redelivery_count() const { return _data->redelivery_count
 const std::string& message::producer_name() const { return _data->producer_name; }
 const std::string& message::topic() const { return _data->id.topic_name(); }
 
-message_builder::message_builder() : _data(std::make_shared<message_data>()) {}
+// The message's data is made at the builder's first setter, not up front: a builder
+// used once (the common way) would otherwise make a second one at build() for nothing.
+message_builder::message_builder() = default;
+
+message_data& message_builder::data() {
+  if (!_data) _data = std::make_shared<message_data>();
+  return *_data;
+}
 message_builder::~message_builder() = default;
 message_builder::message_builder(message_builder&&) noexcept = default;
 message_builder& message_builder::operator=(message_builder&&) noexcept = default;
@@ -45,43 +52,43 @@ message_builder& message_builder::payload(std::string_view bytes) {
   return payload(std::as_bytes(std::span<const char>(bytes.data(), bytes.size())));
 }
 message_builder& message_builder::payload(std::span<const std::byte> bytes) {
-  _data->payload = wire::shared_bytes::copy_of(bytes);
+  data().payload = wire::shared_bytes::copy_of(bytes);
   return *this;
 }
 message_builder& message_builder::payload(std::string&& bytes) {
   // The string moves into the buffer's owner, so its bytes are not copied again.
   auto owner = std::make_shared<const std::string>(std::move(bytes));
   auto span = std::as_bytes(std::span<const char>(owner->data(), owner->size()));
-  _data->payload = wire::shared_bytes(owner, span);
+  data().payload = wire::shared_bytes(owner, span);
   return *this;
 }
 message_builder& message_builder::key(std::string key) {
-  _data->key = std::move(key);
+  data().key = std::move(key);
   return *this;
 }
 message_builder& message_builder::ordering_key(std::string key) {
-  _data->ordering_key = std::move(key);
+  data().ordering_key = std::move(key);
   return *this;
 }
 message_builder& message_builder::property(std::string name, std::string value) {
-  _data->properties[std::move(name)] = std::move(value);
+  data().properties[std::move(name)] = std::move(value);
   return *this;
 }
 message_builder& message_builder::properties(message_properties properties) {
-  _data->properties = std::move(properties);
+  data().properties = std::move(properties);
   return *this;
 }
 message_builder& message_builder::event_time(std::uint64_t millis_since_epoch) {
-  _data->event_time = millis_since_epoch;
+  data().event_time = millis_since_epoch;
   return *this;
 }
 message_builder& message_builder::sequence_id(std::uint64_t id) {
-  _data->sequence_id = id;
+  data().sequence_id = id;
   return *this;
 }
 
 message_builder& message_builder::deliver_at(std::uint64_t millis_since_epoch) {
-  _data->deliver_at_time = millis_since_epoch;
+  data().deliver_at_time = millis_since_epoch;
   return *this;
 }
 message_builder& message_builder::deliver_after(std::chrono::milliseconds delay) {
@@ -91,8 +98,8 @@ message_builder& message_builder::deliver_after(std::chrono::milliseconds delay)
 }
 
 message message_builder::build() {
-  auto built = std::exchange(_data, std::make_shared<message_data>());
-  return message_data::make(std::move(built));
+  data();  // a message with nothing set is a message all the same
+  return message_data::make(std::exchange(_data, nullptr));
 }
 
 }  // namespace magnetar

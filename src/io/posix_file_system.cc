@@ -55,6 +55,14 @@ class posix_file final : public file {
       const auto written = ::pwrite(*fd, bytes.data(), bytes.size(), static_cast<off_t>(offset));
       if (written < 0) {
         if (errno == EINTR) continue;
+        if (errno == EINVAL) {
+          // A file system that opens with O_DIRECT but wants other alignments: buffered
+          // from now on, as where it refuses the open.
+          ::close(_direct_fd);
+          _direct_fd = -1;
+          _direct_refused = true;
+          return write_at(offset, bytes);
+        }
         return fail(os_failure("direct write", path()));
       }
       bytes = bytes.subspan(static_cast<std::size_t>(written));

@@ -96,6 +96,8 @@ class message_builder {
   message build();
 
  private:
+  client_detail::message_data& data();
+
   std::shared_ptr<client_detail::message_data> _data;
 };
 
