@@ -16,23 +16,30 @@ std::vector<std::int64_t> encode_ack_set(const std::vector<bool>& unacked) {
 
 std::vector<std::int64_t> batch_ack_tracker::ack_set_of(const message_id& id) const {
   auto it = _entries.find(id.entry());
-  if (it != _entries.end()) return encode_ack_set(it->second);
+  if (it != _entries.end()) return encode_ack_set(it->second.unacked);
   return encode_ack_set(std::vector<bool>(static_cast<std::size_t>(std::max(0, id.batch_size())), true));
 }
 
-std::vector<bool>& batch_ack_tracker::entry_of(const message_id& id) {
+batch_ack_tracker::batch& batch_ack_tracker::entry_of(const message_id& id) {
   auto [it, inserted] = _entries.try_emplace(id.entry());
-  if (inserted) it->second.assign(static_cast<std::size_t>(id.batch_size()), true);
+  if (inserted) {
+    it->second.unacked.assign(static_cast<std::size_t>(id.batch_size()), true);
+    it->second.left = static_cast<std::size_t>(id.batch_size());
+  }
   return it->second;
+}
+
+bool batch_ack_tracker::ack(batch& b, std::size_t index) {
+  if (b.unacked[index]) {
+    b.unacked[index] = false;
+    --b.left;
+  }
+  return b.left == 0;
 }
 
 bool batch_ack_tracker::ack_individual(const message_id& id) {
   if (!id.is_batched() || id.batch_size() <= 0 || id.batch_index() >= id.batch_size()) return true;
-  auto& remaining = entry_of(id);
-  remaining[static_cast<std::size_t>(id.batch_index())] = false;
-  for (bool r : remaining) {
-    if (r) return false;
-  }
+  if (!ack(entry_of(id), static_cast<std::size_t>(id.batch_index()))) return false;
   _entries.erase(id.entry());
   return true;
 }
@@ -44,11 +51,11 @@ bool batch_ack_tracker::ack_cumulative(const message_id& id) {
     _entries.erase(id.entry());
     return true;
   }
-  auto& remaining = entry_of(id);
-  for (std::size_t i = 0; i <= static_cast<std::size_t>(id.batch_index()); ++i) remaining[i] = false;
-  for (bool r : remaining) {
-    if (r) return false;
-  }
+  auto& b = entry_of(id);
+  const auto upto = static_cast<std::size_t>(id.batch_index()) + 1;
+  bool done = b.left == 0;
+  for (; b.acked_prefix < upto; ++b.acked_prefix) done = ack(b, b.acked_prefix);
+  if (!done) return false;
   _entries.erase(id.entry());
   return true;
 }

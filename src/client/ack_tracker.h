@@ -58,9 +58,17 @@ class batch_ack_tracker {
   std::size_t tracked_entries() const { return _entries.size(); }
 
  private:
-  // Per entry: the batch's messages not acked yet.
-  std::map<message_id, std::vector<bool>> _entries;
-  std::vector<bool>& entry_of(const message_id& id);
+  // Per entry: the batch's messages not acked yet, how many, and how many at its start
+  // are acked (all before a cumulative ack): an ack costs the same at any batch size.
+  struct batch {
+    std::vector<bool> unacked;
+    std::size_t left = 0;
+    std::size_t acked_prefix = 0;
+  };
+  std::map<message_id, batch> _entries;
+  batch& entry_of(const message_id& id);
+  // Marks message `index` acked; true when none of the batch is left.
+  static bool ack(batch& b, std::size_t index);
 };
 
 class ack_grouping {

@@ -51,6 +51,27 @@ TEST(batch_ack_tracker, a_cumulative_ack_inside_a_batch_leaves_the_entry_open) {
   EXPECT_TRUE(t.ack_individual(in_batch(5, 2, 3)));
 }
 
+TEST(batch_ack_tracker, cumulative_acks_message_by_message_complete_the_entry_at_its_last) {
+  batch_ack_tracker t;
+  for (int i = 0; i < 999; ++i) ASSERT_FALSE(t.ack_cumulative(in_batch(5, i, 1000))) << i;
+  EXPECT_TRUE(t.ack_cumulative(in_batch(5, 999, 1000)));
+  EXPECT_EQ(t.tracked_entries(), 0u);
+}
+
+TEST(batch_ack_tracker, a_cumulative_ack_below_an_earlier_one_acks_nothing_more) {
+  batch_ack_tracker t;
+  EXPECT_FALSE(t.ack_cumulative(in_batch(5, 2, 4)));
+  EXPECT_FALSE(t.ack_cumulative(in_batch(5, 0, 4)));
+  EXPECT_TRUE(t.ack_individual(in_batch(5, 3, 4)));
+}
+
+TEST(batch_ack_tracker, a_cumulative_ack_over_individually_acked_messages_counts_them_once) {
+  batch_ack_tracker t;
+  EXPECT_FALSE(t.ack_individual(in_batch(5, 1, 3)));
+  EXPECT_FALSE(t.ack_cumulative(in_batch(5, 1, 3)));
+  EXPECT_TRUE(t.ack_individual(in_batch(5, 2, 3)));
+}
+
 TEST(batch_ack_tracker, a_cumulative_ack_forgets_earlier_entries) {
   batch_ack_tracker t;
   t.ack_individual(in_batch(3, 0, 2));
