@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <deque>
+#include <mutex>
 #include <thread>
 
 namespace magnetar::perf {
@@ -114,88 +116,79 @@ result<subscription_type> subscription_type_of(const std::string& name) {
               fmt::format("subscription type '{}': use Exclusive, Shared, Failover or Key_Shared", name));
 }
 
-// What one consumer received.
+// What one consumer received: written by its listener, read once the consumers closed.
 struct consume_state {
+  std::mutex mutex;
   std::uint64_t received = 0;
   base::histogram latency_us{60'000'000, 3};
 };
 
-// Receives until the producer is done and every consumer together has `expected`
-// messages (or the drain timeout passes); `received_total` is shared by the consumers.
-result<void> consume(consumer& cons, const perf_options& options, consume_state& out, const std::atomic<bool>& producing,
-                     const std::atomic<std::uint64_t>& expected, std::atomic<std::uint64_t>& received_total) {
-  MAGNETAR_TRY(type, subscription_type_of(options.subscription_type));
-  const bool cumulative = type == subscription_type::exclusive || type == subscription_type::failover;
-  steady::time_point drain_deadline{};
-  for (;;) {
-    if (!producing.load()) {
-      if (drain_deadline == steady::time_point{}) drain_deadline = steady::now() + options.drain_timeout;
-      if (received_total.load() >= expected.load() || steady::now() > drain_deadline) break;
-    }
-    // In batches: the tool measures the broker and the SDK, not a per-message receive
-    // loop of its own. A short timeout: a batch that waits to fill would add its wait
-    // to the latencies.
-    auto batch = cons.batch_receive({.max_messages = 1000, .max_bytes = 16 << 20, .timeout = std::chrono::milliseconds(1)});
-    if (!batch || batch.value().empty()) continue;  // timeout: check the stop conditions again
-    const std::int64_t now_ns = wall_ns();
-    for (const auto& m : batch.value()) {
-      const auto payload = m.payload();
-      if (payload.size() < sizeof(std::int64_t)) continue;
-      std::int64_t sent_ns = 0;
-      std::memcpy(&sent_ns, payload.data(), sizeof sent_ns);
-      out.latency_us.record(std::max<std::int64_t>(0, (now_ns - sent_ns) / 1000));
-      // Shared and Key_Shared take individual acks only (grouped by the SDK).
-      if (!cumulative) (void)cons.acknowledge(m);
-    }
-    if (cumulative) (void)cons.acknowledge_cumulative(batch.value().back());
-    out.received += batch.value().size();
-    received_total.fetch_add(batch.value().size());
-  }
-  return success();
-}
+// The subscription's consumers. Each hands its messages to a listener that measures and
+// acknowledges them, on the client's listener thread, as upstream's perf consumer does:
+// a receiving thread per consumer cost each a wake-up per batch it waited for.
+struct consuming {
+  std::deque<consume_state> states;  // one per consumer; the listeners hold their addresses
+  std::vector<consumer> consumers;
+  std::atomic<std::uint64_t> received_total{0};
+};
 
-result<consumer> subscribe(client& c, const perf_options& options) {
+result<consumer> subscribe(client& c, const perf_options& options, consume_state& state,
+                           std::atomic<std::uint64_t>& received_total) {
   MAGNETAR_TRY(type, subscription_type_of(options.subscription_type));
+  // Shared and Key_Shared take individual acks only (grouped by the SDK).
+  const bool cumulative = type == subscription_type::exclusive || type == subscription_type::failover;
   consumer_config config;
   config.type = type;
   config.receiver_queue_size = options.receiver_queue_size;
   config.position = initial_position::latest;
+  config.message_listener = [&state, &received_total, cumulative](consumer& cons, const message& m) {
+    const auto payload = m.payload();
+    {
+      std::lock_guard lock(state.mutex);
+      ++state.received;
+      if (payload.size() >= sizeof(std::int64_t)) {
+        std::int64_t sent_ns = 0;
+        std::memcpy(&sent_ns, payload.data(), sizeof sent_ns);
+        state.latency_us.record(std::max<std::int64_t>(0, (wall_ns() - sent_ns) / 1000));
+      }
+    }
+    (void)(cumulative ? cons.acknowledge_cumulative(m) : cons.acknowledge(m));
+    received_total.fetch_add(1, std::memory_order_relaxed);
+  };
   return c.subscribe(options.topic, options.subscription, config);
 }
 
-// Runs the consumers, each on its own thread, until `producing` is off and they have
-// `expected` messages together; gathers what they measured into `out`.
-result<void> consume_all(std::vector<consumer>& consumers, const perf_options& options, perf_results& out,
-                         const std::atomic<bool>& producing, const std::atomic<std::uint64_t>& expected) {
-  std::vector<consume_state> states(consumers.size());
-  std::vector<result<void>> outcomes(consumers.size(), success());
-  std::atomic<std::uint64_t> received_total{0};
-  const auto start = steady::now();
-  {
-    std::vector<std::jthread> threads;
-    for (std::size_t i = 0; i < consumers.size(); ++i) {
-      threads.emplace_back([&, i] {
-        outcomes[i] = consume(consumers[i], options, states[i], producing, expected, received_total);
-      });
-    }
-  }
-  out.consume_seconds = seconds_since(start);
-  for (std::size_t i = 0; i < consumers.size(); ++i) {
-    MAGNETAR_TRY(outcomes[i]);
-    out.received += states[i].received;
-    out.received_per_consumer.push_back(states[i].received);
-    MAGNETAR_TRY(out.end_to_end_latency_us.merge(states[i].latency_us));
+result<void> subscribe_all(client& c, const perf_options& options, consuming& into) {
+  for (unsigned i = 0; i < std::max(1u, options.consumers); ++i) {
+    auto& state = into.states.emplace_back();
+    MAGNETAR_TRY(cons, subscribe(c, options, state, into.received_total));
+    into.consumers.push_back(std::move(cons));
   }
   return success();
 }
 
-result<std::vector<consumer>> subscribe_all(client& c, const perf_options& options) {
-  std::vector<consumer> consumers;
-  for (unsigned i = 0; i < std::max(1u, options.consumers); ++i) {
-    MAGNETAR_TRY(cons, subscribe(c, options));
-    consumers.push_back(std::move(cons));
+// Waits until `producing` is off and the consumers have `expected` messages together (or
+// the drain timeout passes), closes them, and gathers what they measured into `out`.
+result<void> consume_all(consuming& in, const perf_options& options, perf_results& out,
+                         const std::atomic<bool>& producing, const std::atomic<std::uint64_t>& expected) {
+  const auto start = steady::now();
+  steady::time_point drain_deadline{};
+  for (;;) {
+    if (!producing.load()) {
+      if (drain_deadline == steady::time_point{}) drain_deadline = steady::now() + options.drain_timeout;
+      if (in.received_total.load() >= expected.load() || steady::now() > drain_deadline) break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));  // a poll of counters, not a wait for messages
   }
-  return consumers;
+  out.consume_seconds = seconds_since(start);
+  for (auto& c : in.consumers) (void)c.close();
+  for (auto& state : in.states) {
+    std::lock_guard lock(state.mutex);
+    out.received += state.received;
+    out.received_per_consumer.push_back(state.received);
+    MAGNETAR_TRY(out.end_to_end_latency_us.merge(state.latency_us));
+  }
+  return success();
 }
 
 }  // namespace
@@ -208,8 +201,9 @@ result<perf_results> run_produce(const perf_options& options) {
 }
 
 result<perf_results> run_consume(const perf_options& options) {
+  consuming in;  // outlives the client, whose listener threads use it
   MAGNETAR_TRY(c, client::create(options.service_url));
-  MAGNETAR_TRY(consumers, subscribe_all(c, options));
+  MAGNETAR_TRY(subscribe_all(c, options, in));
   perf_results out;
   std::atomic<bool> producing{true};
   std::atomic<std::uint64_t> expected{0};
@@ -217,23 +211,24 @@ result<perf_results> run_consume(const perf_options& options) {
     std::this_thread::sleep_for(options.duration);
     producing = false;
   });
-  auto done = consume_all(consumers, options, out, producing, expected);
+  auto done = consume_all(in, options, out, producing, expected);
   timer.join();
   MAGNETAR_TRY(done);
   return out;
 }
 
 result<perf_results> run_pubsub(const perf_options& options) {
+  consuming in;  // outlives the clients, whose listener threads use it
   client_config config;
   config.io_threads = 1;
   MAGNETAR_TRY(consumer_client, client::create(options.service_url, config));
   MAGNETAR_TRY(producer_client, client::create(options.service_url, config));
-  MAGNETAR_TRY(consumers, subscribe_all(consumer_client, options));
+  MAGNETAR_TRY(subscribe_all(consumer_client, options, in));
   perf_results out;
   std::atomic<bool> producing{true};
   std::atomic<std::uint64_t> expected{0};
   result<void> consumed = success();
-  std::thread consumer_thread([&] { consumed = consume_all(consumers, options, out, producing, expected); });
+  std::thread consumer_thread([&] { consumed = consume_all(in, options, out, producing, expected); });
   auto produced = produce(producer_client, options, out);
   expected = out.sent;
   producing = false;

@@ -3,6 +3,7 @@
 #include "client/client_impl.h"
 #include "client/consumer_impl.h"
 #include "client/dead_letter.h"
+#include "client/listener_driver.h"
 #include "client/multi_topic_consumer.h"
 #include "client/partition_router.h"
 #include "client/partitioned_producer.h"
@@ -184,6 +185,16 @@ awaitable<result<std::shared_ptr<consumer_base>>> make_consumer(std::shared_ptr<
   co_return c;
 }
 
+// The application's handle to a new consumer, whose messages go to its listener from
+// now on when it has one.
+consumer handle_of(client_impl& impl, std::shared_ptr<consumer_base> c, const consumer_config& config) {
+  if (!config.message_listener) return client_detail::consumer_access::make(std::move(c), false);
+  auto handle = client_detail::consumer_access::make(c, true);
+  auto [threads, thread] = impl.next_listener_thread();
+  client_detail::listener_driver::start(std::move(c), handle, config.message_listener, std::move(threads), *thread);
+  return handle;
+}
+
 // Full names, or invalid_topic_name / invalid_argument (an empty list).
 result<std::vector<std::string>> full_names(const std::vector<std::string>& topics) {
   if (topics.empty()) return fail(client_errc::invalid_argument, "no topics to subscribe to");
@@ -203,7 +214,7 @@ result<consumer> client::subscribe(const std::string& topic, const std::string& 
   consumer_options options{topic, subscription, std::move(config)};
   return impl->block_on<consumer>([impl, options]() -> awaitable<result<consumer>> {
     MAGNETAR_CO_TRY(c, co_await make_consumer(impl, options));
-    co_return consumer(std::move(c));
+    co_return handle_of(*impl, std::move(c), options.config);
   });
 }
 
@@ -218,7 +229,7 @@ void client::subscribe_async(const std::string& topic, const std::string& subscr
         if (!r) {
           done(r.error());
         } else {
-          done(consumer(std::move(r).value()));
+          done(handle_of(*impl, std::move(r).value(), options.config));
         }
       },
       asio::detached);
@@ -235,7 +246,7 @@ result<consumer> client::subscribe(const std::vector<std::string>& topics, const
     std::string name = names.size() == 1 ? names.front() : fmt::format("{}", fmt::join(names, ","));
     const std::optional<topic_pattern> no_pattern;
     MAGNETAR_CO_TRY(c, co_await start_multi(impl, std::move(name), names, options, no_pattern));
-    co_return consumer(std::move(c));
+    co_return handle_of(*impl, std::move(c), options.config);
   });
 }
 
@@ -254,7 +265,7 @@ result<consumer> client::subscribe_with_regex(const std::string& pattern, const 
     }
     const std::optional<topic_pattern> pattern = parsed;
     MAGNETAR_CO_TRY(c, co_await start_multi(impl, parsed.text(), std::move(matching), options, pattern));
-    co_return consumer(std::move(c));
+    co_return handle_of(*impl, std::move(c), options.config);
   });
 }
 

@@ -15,6 +15,9 @@ const std::string& empty_string() {
   return empty;
 }
 error closed_error() { return error(client_errc::already_closed, "not a consumer"); }
+error listener_error() {
+  return error(client_errc::invalid_argument, "the consumer has a message listener, which takes its messages");
+}
 }  // namespace
 
 consumer::consumer() = default;
@@ -23,21 +26,24 @@ consumer::consumer(const consumer&) = default;
 consumer& consumer::operator=(const consumer&) = default;
 consumer::consumer(consumer&&) noexcept = default;
 consumer& consumer::operator=(consumer&&) noexcept = default;
-consumer::consumer(std::shared_ptr<client_detail::consumer_base> impl) : _impl(std::move(impl)) {}
+consumer::consumer(std::shared_ptr<client_detail::consumer_base> impl, bool has_listener)
+    : _impl(std::move(impl)), _has_listener(has_listener) {}
 
 result<message> consumer::receive() {
   if (!_impl) return closed_error();
+  if (_has_listener) return listener_error();
   return _impl->receive(std::nullopt);
 }
 
 result<message> consumer::receive(std::chrono::milliseconds timeout) {
   if (!_impl) return closed_error();
+  if (_has_listener) return listener_error();
   return _impl->receive(timeout);
 }
 
 void consumer::receive_async(std::function<void(result<message>)> done) {
-  if (!_impl) {
-    done(closed_error());
+  if (!_impl || _has_listener) {
+    done(_impl ? listener_error() : closed_error());
     return;
   }
   _impl->receive_async(std::move(done));
@@ -45,6 +51,7 @@ void consumer::receive_async(std::function<void(result<message>)> done) {
 
 result<std::vector<message>> consumer::batch_receive(const batch_receive_policy& policy) {
   if (!_impl) return closed_error();
+  if (_has_listener) return listener_error();
   return _impl->batch_receive(policy);
 }
 

@@ -44,6 +44,9 @@ struct client_config {
   unsigned max_lookup_redirects = 20;
   // Largest frame accepted from a broker before CONNECTED says otherwise.
   std::size_t max_frame_size = 5 * 1024 * 1024;
+  // Threads that run consumers' message listeners (consumer_config::message_listener),
+  // started with the first such consumer; each consumer's listener runs on one of them.
+  unsigned message_listener_threads = 1;
 };
 
 enum class compression_type { none, lz4, zlib, zstd, snappy };
@@ -182,6 +185,12 @@ struct consumer_config {
   std::map<std::string, std::string> properties;
   // Failover: called (on an io thread) when this consumer becomes active or inactive.
   std::function<void(bool active)> active_consumer_listener;
+  // Called with each message, in order, on one of the client's listener threads
+  // (client_config::message_listener_threads), instead of receive calls: those then
+  // fail with invalid_argument. It is given this consumer (to acknowledge with, as from
+  // anywhere). A listener that throws has the exception logged, and the next message
+  // follows. The messages stop when the consumer closes.
+  std::function<void(consumer&, const message&)> message_listener;
   // Key_Shared subscriptions only: how keys are split (sent with the subscribe).
   magnetar::key_shared_policy key_shared_policy;
   // Negatively acknowledged messages are redelivered this long after the nack (nacks

@@ -39,6 +39,7 @@ namespace magnetar {
 
 namespace client_detail {
 class consumer_base;
+struct consumer_access;
 }
 
 struct batch_receive_policy {
@@ -58,7 +59,8 @@ class consumer {
   consumer& operator=(consumer&&) noexcept;
 
   // The next message; waits for one as long as needed. Errors: already_closed (closed
-  // meanwhile, or before), invalid_argument (called on an io thread).
+  // meanwhile, or before), invalid_argument (called on an io thread, or on a consumer
+  // with a message_listener, as every receive call).
   result<message> receive();
   // The same within `timeout`; client_errc::timeout when none came.
   result<message> receive(std::chrono::milliseconds timeout);
@@ -128,8 +130,10 @@ class consumer {
  private:
   friend class client;
   friend class reader;
-  explicit consumer(std::shared_ptr<client_detail::consumer_base> impl);
+  friend struct client_detail::consumer_access;
+  explicit consumer(std::shared_ptr<client_detail::consumer_base> impl, bool has_listener = false);
   std::shared_ptr<client_detail::consumer_base> _impl;
+  bool _has_listener = false;  // consumer_config::message_listener: no receive calls
 };
 
 }  // namespace magnetar
