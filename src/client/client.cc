@@ -189,10 +189,8 @@ awaitable<result<std::shared_ptr<consumer_base>>> make_consumer(std::shared_ptr<
 // now on when it has one.
 consumer handle_of(client_impl& impl, std::shared_ptr<consumer_base> c, const consumer_config& config) {
   if (!config.message_listener) return client_detail::consumer_access::make(std::move(c), false);
-  auto handle = client_detail::consumer_access::make(c, true);
-  auto [threads, thread] = impl.next_listener_thread();
-  client_detail::listener_driver::start(std::move(c), handle, config.message_listener, std::move(threads), *thread);
-  return handle;
+  client_detail::listener_driver::start(c, config.message_listener, impl.next_listener_thread());
+  return client_detail::consumer_access::make(std::move(c), true);
 }
 
 // Full names, or invalid_topic_name / invalid_argument (an empty list).

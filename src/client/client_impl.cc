@@ -23,14 +23,13 @@ client_impl::~client_impl() {
   // handlers still queued are dropped with their contexts (from a callback, a thread of
   // its own stops them: running_shards.h). Shared threads run on for the other clients.
   _shards.reset();
-  _listener_threads.reset();  // the drivers ended with their consumers' close
+  _listener_threads.reset();  // stopped by close(), unless a listener dropped the client
 }
 
-std::pair<std::shared_ptr<io::shard_set>, io::shard*> client_impl::next_listener_thread() {
+io::shard& client_impl::next_listener_thread() {
   std::lock_guard lock(_mutex);
   if (!_listener_threads) _listener_threads = start_shards(_config.message_listener_threads);
-  auto& thread = (*_listener_threads)[_next_listener_thread++ % _listener_threads->size()];
-  return {_listener_threads, &thread};
+  return (*_listener_threads)[_next_listener_thread++ % _listener_threads->size()];
 }
 
 io::shard& client_impl::next_shard() { return (*_shards)[_next_shard.fetch_add(1) % _shards->size()]; }
@@ -72,6 +71,14 @@ result<void> client_impl::close() {
     if (auto c = w.lock()) c->shutdown();
   }
   _pool.close_all();
+  // No listener runs once close() returns (from a listener itself, the threads stop
+  // when the client goes: a thread can't join itself).
+  std::shared_ptr<io::shard_set> listeners;
+  {
+    std::lock_guard lock(_mutex);
+    listeners = _listener_threads;
+  }
+  if (listeners && !runs_on(*listeners)) listeners->stop();
   return success();
 }
 

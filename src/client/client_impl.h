@@ -49,9 +49,9 @@ class client_impl : public std::enable_shared_from_this<client_impl> {
   template <class T>
   result<T> block_on(std::function<awaitable<result<T>>()> work);
 
-  // A listener thread for a consumer's message listener (each in turn) and the set that
-  // keeps it running; the threads start at the first call.
-  std::pair<std::shared_ptr<io::shard_set>, io::shard*> next_listener_thread();
+  // A listener thread for a consumer's message listener (each in turn); the threads
+  // start at the first call and stop at close().
+  io::shard& next_listener_thread();
 
   void add(std::weak_ptr<producer_base> p);
   void add(std::weak_ptr<consumer_base> c);
@@ -75,7 +75,7 @@ class client_impl : public std::enable_shared_from_this<client_impl> {
   std::mutex _mutex;
   std::vector<std::weak_ptr<producer_base>> _producers;
   std::vector<std::weak_ptr<consumer_base>> _consumers;
-  std::shared_ptr<io::shard_set> _listener_threads;  // under _mutex
+  std::shared_ptr<io::shard_set> _listener_threads;  // set under _mutex
   unsigned _next_listener_thread = 0;
 };
 

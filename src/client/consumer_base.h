@@ -54,6 +54,8 @@ class consumer_base {
   virtual std::string consumer_name() const = 0;
   virtual bool is_active() const = 0;
   virtual bool is_connected() const = 0;
+  // Closing or closed (or failed for good): no more messages for the application.
+  virtual bool is_closed() const = 0;
   virtual bool has_reached_end_of_topic() const = 0;
   virtual const std::shared_ptr<client_impl>& client() const = 0;
 };

@@ -77,6 +77,11 @@ bool consumer_impl::is_active() const {
   return _active;
 }
 
+bool consumer_impl::is_closed() const {
+  std::lock_guard lock(_mutex);
+  return _state == state::closing || _state == state::closed || _state == state::failed;
+}
+
 bool consumer_impl::is_connected() const {
   std::lock_guard lock(_mutex);
   return _state == state::ready;

@@ -90,6 +90,7 @@ class consumer_impl final : public consumer_base,
   std::string consumer_name() const;
   bool is_active() const;
   bool is_connected() const;
+  bool is_closed() const override;
   bool has_reached_end_of_topic() const;
   const std::shared_ptr<client_impl>& client() const { return _client; }
 

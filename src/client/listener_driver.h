@@ -5,9 +5,11 @@
 // It takes what is queued in turns of a few hundred messages, then lets the other
 // consumers on its thread have theirs; with nothing queued it waits with receive_async
 // and goes on from the message that brings. Messages leave the receive queue as they
-// are handed over, so flow permits go back to the broker as usual. It ends when the
-// consumer closes (or reaches the end of a terminated topic). Many consumers on one
-// listener thread cost one wake-up when they all idle, not a blocked thread each.
+// are handed over, so flow permits go back to the broker as usual. It holds the consumer
+// weakly: the application's handles keep it, as without a listener. It ends when the
+// consumer closes (no message is handed over once it is closing) or goes, or at the end
+// of a terminated topic. Many consumers on one listener thread cost one wake-up when
+// they all idle, not a blocked thread each.
 #pragma once
 
 #include "client/consumer_base.h"
@@ -30,22 +32,19 @@ class listener_driver : public std::enable_shared_from_this<listener_driver> {
  public:
   using listener = std::function<void(consumer&, const message&)>;
 
-  // Starts handing `c`'s messages to `fn` on `thread` (a shard of `threads`, which the
-  // driver keeps running). `handle` is what the listener is given.
-  static void start(std::shared_ptr<consumer_base> c, consumer handle, listener fn,
-                    std::shared_ptr<io::shard_set> threads, io::shard& thread);
+  // Starts handing `c`'s messages to `fn` on `thread`, a listener thread of the client
+  // that `c` belongs to (the client outlives its consumers, and so the thread).
+  static void start(const std::shared_ptr<consumer_base>& c, listener fn, io::shard& thread);
 
  private:
-  listener_driver(std::shared_ptr<consumer_base> c, consumer handle, listener fn,
-                  std::shared_ptr<io::shard_set> threads, io::shard& thread);
+  listener_driver(const std::shared_ptr<consumer_base>& c, listener fn, io::shard& thread);
   void take_turn();
-  void wait_for_next();
-  void deliver(const message& m);
+  void wait_for_next(consumer_base& c);
+  // False when the consumer is closing: the message is not handed over.
+  bool deliver(const std::shared_ptr<consumer_base>& c, const message& m);
 
-  std::shared_ptr<consumer_base> _consumer;
-  consumer _handle;
+  std::weak_ptr<consumer_base> _consumer;
   listener _listener;
-  std::shared_ptr<io::shard_set> _threads;
   io::shard& _thread;
 };
 

@@ -317,6 +317,11 @@ bool multi_topic_consumer::is_active() const {
                                           [](const auto& c) { return c->consumer->is_active(); });
 }
 
+bool multi_topic_consumer::is_closed() const {
+  std::lock_guard lock(_mutex);
+  return _state == state::closing || _state == state::closed;
+}
+
 bool multi_topic_consumer::is_connected() const {
   std::vector<child_ptr> children;
   {

@@ -80,6 +80,7 @@ class multi_topic_consumer final : public consumer_base, public std::enable_shar
   std::string consumer_name() const override { return _consumer_name; }
   bool is_active() const override;
   bool is_connected() const override;
+  bool is_closed() const override;
   bool has_reached_end_of_topic() const override;
   const std::shared_ptr<client_impl>& client() const override { return _client; }
 

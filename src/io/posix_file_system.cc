@@ -49,7 +49,7 @@ class posix_file final : public file {
     if (!aligned(offset) || !aligned(bytes.size()) || !aligned(reinterpret_cast<std::uintptr_t>(bytes.data()))) {
       return write_at(offset, bytes);
     }
-    MAGNETAR_TRY(fd, direct_fd());
+    const auto fd = direct_fd();
     if (!fd) return write_at(offset, bytes);
     while (!bytes.empty()) {
       const auto written = ::pwrite(*fd, bytes.data(), bytes.size(), static_cast<off_t>(offset));
@@ -122,19 +122,21 @@ class posix_file final : public file {
  private:
   // A second descriptor of the file with O_DIRECT, opened at the first direct write, so
   // that every other call keeps the page cache; nullopt where the file system refuses
-  // O_DIRECT (EINVAL).
-  result<std::optional<int>> direct_fd() {
-    if (_direct_fd >= 0) return std::optional(_direct_fd);
-    if (_direct_refused) return std::optional<int>();
+  // O_DIRECT or the descriptor can't be had.
+  std::optional<int> direct_fd() {
+    if (_direct_fd >= 0) return _direct_fd;
+    if (_direct_refused) return std::nullopt;
     // Through /proc, the very file this object has open, whatever its name is by now.
     const int fd = ::open(fmt::format("/proc/self/fd/{}", _fd).c_str(), O_WRONLY | O_DIRECT | O_CLOEXEC);
     if (fd < 0) {
-      if (errno != EINVAL) return fail(os_failure("open for direct writes", path()));
+      // EINVAL: the file system has no O_DIRECT; anything else (no /proc, a security
+      // module, no descriptors left) is no reason to fail a write that the buffered
+      // descriptor can do.
       _direct_refused = true;
-      return std::optional<int>();
+      return std::nullopt;
     }
     _direct_fd = fd;
-    return std::optional(fd);
+    return fd;
   }
 
   int _fd;

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <deque>
+#include <future>
 #include <mutex>
 #include <stdexcept>
 #include <vector>
@@ -135,6 +136,27 @@ TEST_F(message_listener, consumers_sharing_one_listener_thread_each_get_theirs) 
     ASSERT_TRUE(eventually([&] { return seen_by[static_cast<std::size_t>(i)]->size() >= 400; })) << i;
     EXPECT_EQ(seen_by[static_cast<std::size_t>(i)]->all(), numbers(400)) << i;
   }
+}
+
+TEST_F(message_listener, no_message_reaches_the_listener_once_its_consumer_closed) {
+  std::promise<void> entered, release;
+  auto released = release.get_future().share();
+  consumer_config cc;
+  cc.position = initial_position::earliest;
+  cc.message_listener = [&, released](consumer&, const message&) {
+    if (++calls == 1) {
+      entered.set_value();
+      released.wait();  // the others stay queued meanwhile
+    }
+  };
+  auto c = sdk->subscribe(topic(), "sub", cc);
+  ASSERT_TRUE(c) << c.error();
+  publish(topic(), 10);
+  entered.get_future().wait();
+  ASSERT_TRUE(c.value().close());
+  release.set_value();
+  ASSERT_TRUE(sdk->close());  // returns once no listener runs
+  EXPECT_EQ(calls.load(), 1);
 }
 
 TEST_F(message_listener, a_multi_topic_consumer_hands_every_topics_messages_to_it) {

@@ -189,7 +189,9 @@ struct consumer_config {
   // (client_config::message_listener_threads), instead of receive calls: those then
   // fail with invalid_argument. It is given this consumer (to acknowledge with, as from
   // anywhere). A listener that throws has the exception logged, and the next message
-  // follows. The messages stop when the consumer closes.
+  // follows. The messages stop when the consumer closes (none is handed over once it is
+  // closing; client::close returns once no listener runs) or when every handle to it is
+  // gone, and at the end of a terminated topic (a later seek does not restart them).
   std::function<void(consumer&, const message&)> message_listener;
   // Key_Shared subscriptions only: how keys are split (sent with the subscribe).
   magnetar::key_shared_policy key_shared_policy;
