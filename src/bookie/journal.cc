@@ -12,8 +12,6 @@
 namespace magnetar::bookie {
 namespace {
 
-static_assert(journal_page_size % io::direct_io_alignment == 0, "a group's pages must suit direct writes");
-
 std::string path_of(const journal_options& options, std::uint64_t sequence) {
   return options.directory + "/" + journal_file_name(sequence);
 }
@@ -323,7 +321,6 @@ result<void> journal::start_new_file() {
   _file_sequence = sequence;
   _salt = journal_salt(sequence);
   _write_offset = journal_header_size;
-  _partial_page = encode_journal_header(sequence);  // what prepare_file wrote before the records
   _allocated_to = next->allocated_to;
   {
     std::lock_guard lock(_mutex);
@@ -394,28 +391,17 @@ result<void> journal::write_group(std::vector<std::byte>& bytes) {
     MAGNETAR_TRY(start_new_file());
   }
   stamp_journal_salt(bytes, _salt);
-  // Whole pages past the page cache (write_direct_at): from the start of the page the
-  // previous group ended in (its bytes again), through the records and the end marker,
-  // with zeros to the page's end, which the next group writes over. Through the cache, the
-  // kernel copied each group into pages it had just freed behind the writer, which cost
-  // more than the syscalls, and the sync then had those pages to write out.
-  const auto head = _partial_page.size();
-  const auto page_start = _write_offset - head;
-  const auto used = head + records + journal_end_marker_size;
-  const auto length = (used + journal_page_size - 1) / journal_page_size * journal_page_size;
-  const auto out = _write_buffer.ensure(length);
-  std::copy(_partial_page.begin(), _partial_page.end(), out.begin());
-  std::copy(bytes.begin(), bytes.end(), out.begin() + static_cast<std::ptrdiff_t>(head));
-  std::fill(out.begin() + static_cast<std::ptrdiff_t>(head + records), out.end(), std::byte{0});
-  MAGNETAR_TRY(ensure_room(length - head));
-  MAGNETAR_TRY(_file->write_direct_at(page_start, out));
+  // Zeros after the records, the next group writes over them: the end marker, and up to
+  // the end of the page, so that a write never covers only part of a page whose cached
+  // copy was dropped (the kernel would read it from disk first).
+  const auto end = _write_offset + records + journal_end_marker_size;
+  bytes.resize(records + journal_end_marker_size + (journal_page_size - end % journal_page_size) % journal_page_size);
+  MAGNETAR_TRY(ensure_room(bytes.size()));
+  MAGNETAR_TRY(_file->write_at(_write_offset, bytes));
   const auto sync_start = std::chrono::steady_clock::now();
   MAGNETAR_TRY(_file->sync());
   const auto synced_in = std::chrono::steady_clock::now() - sync_start;
   _write_offset += records;
-  const auto tail = _write_offset % journal_page_size;
-  const auto tail_at = out.begin() + static_cast<std::ptrdiff_t>(_write_offset - tail - page_start);
-  _partial_page.assign(tail_at, tail_at + static_cast<std::ptrdiff_t>(tail));
   drop_synced_pages();
   std::lock_guard lock(_mutex);
   _sync_ns.record(std::chrono::duration_cast<std::chrono::nanoseconds>(synced_in).count());

@@ -28,7 +28,6 @@
 #include "base/histogram.h"
 #include "base/result.h"
 #include "bookie/journal_format.h"
-#include "io/aligned_buffer.h"
 #include "io/asio.h"
 #include "io/file_system.h"
 
@@ -61,8 +60,7 @@ struct journal_options {
   // behind the writer, as BookKeeper's journalRemovePagesFromCache: only a replay
   // reads them, and cached they would push out the entry logs that readers want. The
   // writer's pages then come back from the kernel's free lists instead of growing the
-  // cache. 0 keeps them cached. Only for file systems without direct writes: elsewhere
-  // the records never enter the cache.
+  // cache. 0 keeps them cached.
   std::uint64_t drop_written_pages_every = 1ull << 20;
 };
 
@@ -163,10 +161,6 @@ class journal {
   std::uint64_t _write_offset = 0;
   std::uint64_t _allocated_to = 0;
   std::uint64_t _cache_dropped_to = 0;  // the current file's pages before it are dropped
-  // The current file's bytes from the start of the page that _write_offset is in up to
-  // it: a group is written in whole pages, and its first page begins with these.
-  std::vector<std::byte> _partial_page;
-  io::aligned_buffer _write_buffer;  // a group in whole pages, as written
 
   mutable std::mutex _mutex;
   std::condition_variable _wake_writer;

@@ -28,15 +28,6 @@ class file {
 
   // Writes all of `bytes` at `offset`, extending the file when needed.
   virtual result<void> write_at(std::uint64_t offset, std::span<const std::byte> bytes) = 0;
-  // As write_at, but past the page cache straight to the device (O_DIRECT) where the
-  // file system allows it and `offset`, `bytes.size()` and `bytes.data()` are multiples
-  // of direct_io_alignment (aligned_buffer.h); otherwise as write_at. The bytes still
-  // need sync() to be durable (the device's own cache), but that sync has no pages to
-  // write out, and the write copies nothing into the kernel's memory: for data only read
-  // back after a crash (a journal). This default is write_at.
-  virtual result<void> write_direct_at(std::uint64_t offset, std::span<const std::byte> bytes) {
-    return write_at(offset, bytes);
-  }
   // Reads up to out.size() bytes at `offset`; fewer only at the end of the file.
   virtual result<std::size_t> read_at(std::uint64_t offset, std::span<std::byte> out) = 0;
   // Makes everything written so far durable (fdatasync).

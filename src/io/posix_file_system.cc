@@ -1,14 +1,11 @@
 #include "io/file_system.h"
 
-#include "io/aligned_buffer.h"
-
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <optional>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -26,10 +23,7 @@ error os_failure(std::string_view what, const std::string& path, int err = errno
 class posix_file final : public file {
  public:
   posix_file(std::string path, int fd) : file(std::move(path)), _fd(fd) {}
-  ~posix_file() override {
-    ::close(_fd);
-    if (_direct_fd >= 0) ::close(_direct_fd);
-  }
+  ~posix_file() override { ::close(_fd); }
 
   result<void> write_at(std::uint64_t offset, std::span<const std::byte> bytes) override {
     while (!bytes.empty()) {
@@ -40,35 +34,6 @@ class posix_file final : public file {
       }
       bytes = bytes.subspan(static_cast<std::size_t>(written));
       offset += static_cast<std::uint64_t>(written);
-    }
-    return success();
-  }
-
-  result<void> write_direct_at(std::uint64_t offset, std::span<const std::byte> bytes) override {
-    const auto aligned = [](std::uint64_t n) { return n % direct_io_alignment == 0; };
-    if (!aligned(offset) || !aligned(bytes.size()) || !aligned(reinterpret_cast<std::uintptr_t>(bytes.data()))) {
-      return write_at(offset, bytes);
-    }
-    const auto fd = direct_fd();
-    if (!fd) return write_at(offset, bytes);
-    while (!bytes.empty()) {
-      const auto written = ::pwrite(*fd, bytes.data(), bytes.size(), static_cast<off_t>(offset));
-      if (written < 0) {
-        if (errno == EINTR) continue;
-        if (errno == EINVAL) {
-          // A file system that opens with O_DIRECT but wants other alignments: buffered
-          // from now on, as where it refuses the open.
-          ::close(_direct_fd);
-          _direct_fd = -1;
-          _direct_refused = true;
-          return write_at(offset, bytes);
-        }
-        return fail(os_failure("direct write", path()));
-      }
-      bytes = bytes.subspan(static_cast<std::size_t>(written));
-      offset += static_cast<std::uint64_t>(written);
-      // A short write that left the rest unaligned: the rest goes the buffered way.
-      if (!aligned(offset)) return write_at(offset, bytes);
     }
     return success();
   }
@@ -120,28 +85,7 @@ class posix_file final : public file {
   }
 
  private:
-  // A second descriptor of the file with O_DIRECT, opened at the first direct write, so
-  // that every other call keeps the page cache; nullopt where the file system refuses
-  // O_DIRECT or the descriptor can't be had.
-  std::optional<int> direct_fd() {
-    if (_direct_fd >= 0) return _direct_fd;
-    if (_direct_refused) return std::nullopt;
-    // Through /proc, the very file this object has open, whatever its name is by now.
-    const int fd = ::open(fmt::format("/proc/self/fd/{}", _fd).c_str(), O_WRONLY | O_DIRECT | O_CLOEXEC);
-    if (fd < 0) {
-      // EINVAL: the file system has no O_DIRECT; anything else (no /proc, a security
-      // module, no descriptors left) is no reason to fail a write that the buffered
-      // descriptor can do.
-      _direct_refused = true;
-      return std::nullopt;
-    }
-    _direct_fd = fd;
-    return fd;
-  }
-
   int _fd;
-  int _direct_fd = -1;
-  bool _direct_refused = false;
 };
 
 class posix_file_system_impl final : public file_system {

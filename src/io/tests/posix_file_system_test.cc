@@ -1,12 +1,10 @@
 #include "io/file_system.h"
 
-#include "io/aligned_buffer.h"
 #include "io/page_cache.h"
 #include "io/temp_directory.h"
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cstring>
 
 namespace magnetar::io {
@@ -77,37 +75,6 @@ TEST_F(posix_file_system_test, dropping_a_range_keeps_the_pages_after_it) {
   const auto cached = cached_bytes(dir / "a").value();
   EXPECT_GE(cached, 512u << 10);
   EXPECT_LT(cached, 1u << 20);
-}
-
-TEST_F(posix_file_system_test, a_direct_write_reads_back_and_leaves_nothing_cached) {
-  if (in_memory_file_system(dir.path())) GTEST_SKIP() << dir.path() << " is in memory: every write is cached";
-  auto f = fs.open(dir / "a", open_mode::create).value();
-  aligned_buffer buffer;
-  auto pages = buffer.ensure(2 * direct_io_alignment);
-  std::fill(pages.begin(), pages.end(), std::byte{'p'});
-  ASSERT_TRUE(f->write_direct_at(direct_io_alignment, pages));
-  ASSERT_TRUE(f->sync());
-  EXPECT_EQ(cached_bytes(dir / "a").value(), 0u);
-  EXPECT_EQ(read_all(*f), std::string(direct_io_alignment, '\0') + std::string(2 * direct_io_alignment, 'p'));
-}
-
-TEST_F(posix_file_system_test, a_direct_write_of_unaligned_bytes_is_written_all_the_same) {
-  auto f = fs.open(dir / "a", open_mode::create).value();
-  ASSERT_TRUE(f->write_at(0, bytes_of("0123456789")));
-  ASSERT_TRUE(f->write_direct_at(3, bytes_of("abc")));
-  EXPECT_EQ(read_all(*f), "012abc6789");
-}
-
-TEST_F(posix_file_system_test, a_direct_write_goes_to_the_open_file_after_a_rename) {
-  auto f = fs.open(dir / "a", open_mode::create).value();
-  ASSERT_TRUE(fs.rename(dir / "a", dir / "b"));
-  aligned_buffer buffer;
-  auto page = buffer.ensure(direct_io_alignment);
-  std::fill(page.begin(), page.end(), std::byte{'r'});
-  ASSERT_TRUE(f->write_direct_at(0, page));
-  auto renamed = fs.open(dir / "b", open_mode::read_only).value();
-  EXPECT_EQ(read_all(*renamed), std::string(direct_io_alignment, 'r'));
-  EXPECT_FALSE(fs.exists(dir / "a").value());
 }
 
 TEST_F(posix_file_system_test, read_past_the_end_returns_fewer_bytes) {
