@@ -152,7 +152,11 @@ result<consumer> subscribe(client& c, const perf_options& options, consume_state
         state.latency_us.record(std::max<std::int64_t>(0, (wall_ns() - sent_ns) / 1000));
       }
     }
-    (void)(cumulative ? cons.acknowledge_cumulative(m) : cons.acknowledge(m));
+    if (!cumulative) {
+      (void)cons.acknowledge(m);
+    } else if (const auto& id = m.id(); !id.is_batched() || id.batch_index() + 1 >= id.batch_size()) {
+      (void)cons.acknowledge_cumulative(m);  // once an entry, at its last message: it covers the rest
+    }
     received_total.fetch_add(1, std::memory_order_relaxed);
   };
   return c.subscribe(options.topic, options.subscription, config);

@@ -26,6 +26,7 @@ void listener_driver::take_turn() {
   const batch_receive_policy queued_now{.max_messages = batch_messages,
                                         .max_bytes = std::numeric_limits<std::size_t>::max(),
                                         .timeout = std::chrono::milliseconds(0)};
+  auto handle = consumer_access::make(c, true);
   for (int i = 0; i < batches_per_turn; ++i) {
     auto batch = c->batch_receive(queued_now);
     if (!batch) return;  // closed, or every message of a terminated topic taken
@@ -34,7 +35,7 @@ void listener_driver::take_turn() {
       return;
     }
     for (const auto& m : batch.value()) {
-      if (!deliver(c, m)) return;
+      if (!deliver(*c, handle, m)) return;
     }
   }
   asio::post(_thread.executor(), [self = shared_from_this()] { self->take_turn(); });
@@ -47,21 +48,22 @@ void listener_driver::wait_for_next(consumer_base& c) {
     if (!m) return;  // closed
     asio::post(self->_thread.executor(), [self, m = std::move(m).value()] {
       auto c = self->_consumer.lock();
-      if (c && self->deliver(c, m)) self->take_turn();
+      if (!c) return;
+      auto handle = consumer_access::make(c, true);
+      if (self->deliver(*c, handle, m)) self->take_turn();
     });
   });
 }
 
-bool listener_driver::deliver(const std::shared_ptr<consumer_base>& c, const message& m) {
-  if (c->is_closed()) return false;
-  auto handle = consumer_access::make(c, true);
+bool listener_driver::deliver(const consumer_base& c, consumer& handle, const message& m) {
+  if (c.is_closed()) return false;
   try {
     _listener(handle, m);
   } catch (const std::exception& e) {
-    spdlog::error("client: the message listener of consumer {} on {} threw: {}", c->consumer_name(), c->topic(),
+    spdlog::error("client: the message listener of consumer {} on {} threw: {}", c.consumer_name(), c.topic(),
                   e.what());
   } catch (...) {
-    spdlog::error("client: the message listener of consumer {} on {} threw", c->consumer_name(), c->topic());
+    spdlog::error("client: the message listener of consumer {} on {} threw", c.consumer_name(), c.topic());
   }
   return true;
 }

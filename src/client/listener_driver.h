@@ -41,7 +41,7 @@ class listener_driver : public std::enable_shared_from_this<listener_driver> {
   void take_turn();
   void wait_for_next(consumer_base& c);
   // False when the consumer is closing: the message is not handed over.
-  bool deliver(const std::shared_ptr<consumer_base>& c, const message& m);
+  bool deliver(const consumer_base& c, consumer& handle, const message& m);
 
   std::weak_ptr<consumer_base> _consumer;
   listener _listener;
