@@ -30,6 +30,9 @@ batch_ack_tracker::batch& batch_ack_tracker::entry_of(const message_id& id) {
 }
 
 bool batch_ack_tracker::ack(batch& b, std::size_t index) {
+  // An id claiming a larger batch than the entry's first one did (a damaged message):
+  // nothing of this entry to ack there.
+  if (index >= b.unacked.size()) return b.left == 0;
   if (b.unacked[index]) {
     b.unacked[index] = false;
     --b.left;
@@ -52,7 +55,7 @@ bool batch_ack_tracker::ack_cumulative(const message_id& id) {
     return true;
   }
   auto& b = entry_of(id);
-  const auto upto = static_cast<std::size_t>(id.batch_index()) + 1;
+  const auto upto = std::min(static_cast<std::size_t>(id.batch_index()) + 1, b.unacked.size());
   bool done = b.left == 0;
   for (; b.acked_prefix < upto; ++b.acked_prefix) done = ack(b, b.acked_prefix);
   if (!done) return false;

@@ -72,6 +72,14 @@ TEST(batch_ack_tracker, a_cumulative_ack_over_individually_acked_messages_counts
   EXPECT_TRUE(t.ack_individual(in_batch(5, 2, 3)));
 }
 
+TEST(batch_ack_tracker, an_id_claiming_a_larger_batch_than_its_entry_had_acks_nothing_past_it) {
+  batch_ack_tracker t;
+  EXPECT_FALSE(t.ack_individual(in_batch(5, 0, 2)));
+  EXPECT_FALSE(t.ack_individual(in_batch(5, 7, 9)));
+  EXPECT_FALSE(t.ack_cumulative(in_batch(5, 0, 9)));
+  EXPECT_TRUE(t.ack_cumulative(in_batch(5, 8, 9)));  // covers the entry's own two
+}
+
 TEST(batch_ack_tracker, a_cumulative_ack_forgets_earlier_entries) {
   batch_ack_tracker t;
   t.ack_individual(in_batch(3, 0, 2));
