@@ -105,6 +105,17 @@ awaitable<void> bookie::stop() {
   _stopped = true;
 }
 
+io::shard& bookie::owner_of(ledger_id ledger) {
+  std::lock_guard lock(_owners_mutex);
+  auto [at, added] = _owners.try_emplace(ledger.value(), nullptr);
+  if (added) {
+    auto* caller = io::shard::current();
+    const bool ours = caller && caller->id() < _shards.size() && &_shards[caller->id()] == caller;
+    at->second = ours ? caller : &_shards.for_key(static_cast<std::size_t>(ledger.value()));
+  }
+  return *at->second;
+}
+
 awaitable<result<void>> bookie::add_entry(ledger_id ledger, entry_id entry, entry_id last_add_confirmed,
                                           wire::shared_bytes payload) {
   MAGNETAR_CO_TRY(pass [[maybe_unused]], _gate.enter());
@@ -189,7 +200,10 @@ awaitable<result<fence_result>> bookie::fence_on_owner(ledger_id ledger) {
 
 awaitable<result<void>> bookie::delete_ledger(ledger_id ledger) {
   MAGNETAR_CO_TRY(pass [[maybe_unused]], _gate.enter());
-  co_return co_await _pool.run([&] { return _storage->delete_ledger(ledger); });
+  MAGNETAR_CO_TRY(co_await _pool.run([&] { return _storage->delete_ledger(ledger); }));
+  std::lock_guard lock(_owners_mutex);
+  _owners.erase(ledger.value());
+  co_return success();
 }
 
 awaitable<result<void>> bookie::checkpoint() {

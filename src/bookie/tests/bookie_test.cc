@@ -212,6 +212,49 @@ TEST_F(bookie_test, concurrent_adds_from_every_shard_to_many_ledgers_all_complet
   stop(b);
 }
 
+TEST_F(bookie_test, a_ledgers_first_add_makes_the_calling_shard_its_owner) {
+  auto b = open();
+  // Ledger 2's id maps to shard 0; its writer is on shard 1.
+  ASSERT_EQ(&shards.set().for_key(2), &shards[0]);
+  ASSERT_TRUE(io::block_on(shards[1], b->add_entry(ledger_id(2), entry_id(0), entry_id(-1), bytes_of("a"))));
+  EXPECT_EQ(&b->owner_of(ledger_id(2)), &shards[1]);
+  // A call from another shard hops to the owner, which stays.
+  ASSERT_TRUE(add(*b, 2, 1, "b"));
+  EXPECT_EQ(&b->owner_of(ledger_id(2)), &shards[1]);
+  EXPECT_EQ(text_of(read(*b, 2, 1).value()), "b");
+  stop(b);
+}
+
+TEST_F(bookie_test, a_fence_from_another_shard_than_the_writers_stops_its_adds) {
+  auto b = open();
+  auto add_on_1 = [&](std::int64_t entry) {
+    return io::block_on(shards[1], b->add_entry(ledger_id(2), entry_id(entry), entry_id(entry - 1), bytes_of("x")));
+  };
+  ASSERT_TRUE(add_on_1(0));
+  ASSERT_TRUE(add_on_1(1));
+  auto fenced = io::block_on(shards[0], b->fence(ledger_id(2)));
+  ASSERT_TRUE(fenced);
+  EXPECT_EQ(fenced.value().last_entry, entry_id(1));
+  auto refused = add_on_1(2);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error(), errc::ledger_fenced);
+  stop(b);
+}
+
+TEST_F(bookie_test, a_ledger_first_used_from_off_the_shards_is_owned_by_the_shard_its_id_maps_to) {
+  auto b = open();
+  EXPECT_EQ(&b->owner_of(ledger_id(3)), &shards.set().for_key(3));
+  stop(b);
+}
+
+TEST_F(bookie_test, a_deleted_ledger_loses_its_owner) {
+  auto b = open();
+  ASSERT_TRUE(io::block_on(shards[1], b->add_entry(ledger_id(2), entry_id(0), entry_id(-1), bytes_of("a"))));
+  ASSERT_TRUE(io::block_on(shards[0], b->delete_ledger(ledger_id(2))));
+  EXPECT_EQ(&b->owner_of(ledger_id(2)), &shards.set().for_key(2));
+  stop(b);
+}
+
 TEST_F(bookie_test, a_half_full_write_cache_starts_a_checkpoint_without_the_clock) {
   auto o = options();
   o.storage.write_cache_bytes = 64 << 10;
