@@ -2,6 +2,7 @@
 
 #include "client/consumer_base.h"
 #include "client/producer_base.h"
+#include "base/assert.h"
 #include "client/running_shards.h"
 #include "magnetar/client_resources.h"
 #include "magnetar/errc.h"
@@ -15,10 +16,17 @@ namespace magnetar::client_detail {
 client_impl::client_impl(client_config config, std::vector<broker_address> service)
     : _config(std::move(config)),
       _shards(_config.shared_resources ? _config.shared_resources->shards() : start_shards(_config.io_threads)),
-      _pool(*_shards, _config), _lookup(_pool, std::move(service), _config, _request_ids) {}
+      _pool(*_shards, _config), _lookup(_pool, std::move(service), _config, _request_ids) {
+  for (unsigned i = 0; i < _shards->size(); ++i) {
+    _batch_flushers.push_back(std::make_shared<batch_flusher>((*_shards)[i].executor()));
+  }
+}
 
 client_impl::~client_impl() {
   _pool.close_all();
+  // Before the threads stop: a flusher's timer must not outlive its io context, and one
+  // still waiting is kept by its handler, which goes with the context.
+  _batch_flushers.clear();
   // Threads of this client alone stop here, before the pool and the lookup go, so that
   // handlers still queued are dropped with their contexts (from a callback, a thread of
   // its own stops them: running_shards.h). Shared threads run on for the other clients.
@@ -30,6 +38,12 @@ io::shard& client_impl::next_listener_thread() {
   std::lock_guard lock(_mutex);
   if (!_listener_threads) _listener_threads = start_shards(_config.message_listener_threads);
   return (*_listener_threads)[_next_listener_thread++ % _listener_threads->size()];
+}
+
+batch_flusher& client_impl::batch_flusher_of(const io::shard& home) {
+  MAGNETAR_ASSERT(home.id() < _batch_flushers.size() && &(*_shards)[home.id()] == &home,
+                  "a batch flusher asked for a thread that is not one of the client's");
+  return *_batch_flushers[home.id()];
 }
 
 io::shard& client_impl::next_shard() { return (*_shards)[_next_shard.fetch_add(1) % _shards->size()]; }
@@ -71,6 +85,9 @@ result<void> client_impl::close() {
     if (auto c = w.lock()) c->shutdown();
   }
   _pool.close_all();
+  // Before the threads stop: a flusher's timer must not outlive its io context, and one
+  // still waiting is kept by its handler, which goes with the context.
+  _batch_flushers.clear();
   // No listener runs once close() returns (from a listener itself, the threads stop
   // when the client goes: a thread can't join itself).
   std::shared_ptr<io::shard_set> listeners;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "base/result.h"
+#include "client/batch_flusher.h"
 #include "client/connection_pool.h"
 #include "client/lookup.h"
 #include "io/shard.h"
@@ -34,6 +35,8 @@ class client_impl : public std::enable_shared_from_this<client_impl> {
   connection_pool& pool() { return _pool; }
   lookup_service& lookup() { return _lookup; }
   io::shard& next_shard();
+  // The flusher of the producers' batches that live on `home`, one of this client's io threads.
+  batch_flusher& batch_flusher_of(const io::shard& home);
   // True on one of this client's io threads (where blocking would deadlock).
   bool on_io_thread() const;
 
@@ -69,6 +72,7 @@ class client_impl : public std::enable_shared_from_this<client_impl> {
   std::atomic<std::uint64_t> _producer_ids{0};
   std::atomic<std::uint64_t> _consumer_ids{0};
   std::atomic<unsigned> _next_shard{0};
+  std::vector<std::shared_ptr<batch_flusher>> _batch_flushers;  // one per io thread, by shard id
   connection_pool _pool;
   lookup_service _lookup;
   std::atomic<bool> _closed{false};

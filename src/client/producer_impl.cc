@@ -27,8 +27,8 @@ producer_impl::producer_impl(std::shared_ptr<client_impl> client, std::string to
       _producer_name(_config.producer_name), _last_sequence_id_published(_config.initial_sequence_id),
       _next_sequence_id(static_cast<std::uint64_t>(_config.initial_sequence_id + 1)),
       _batch(_config.batching_max_messages, _config.batching_max_bytes, _config.batching),
-      _backoff(_client->config().initial_backoff, _client->config().max_backoff), _batch_timer(_home.executor()),
-      _timeout_timer(_home.executor()), _reconnect_timer(_home.executor()) {}
+      _backoff(_client->config().initial_backoff, _client->config().max_backoff), _timeout_timer(_home.executor()),
+      _reconnect_timer(_home.executor()) {}
 
 producer_impl::~producer_impl() {
   // The last handle went without close(): tell the broker, fail what is left.
@@ -235,7 +235,6 @@ awaitable<result<void>> producer_impl::close() {
   {
     std::lock_guard lock(_mutex);
     _state = state::closed;
-    _batch_timer.cancel();
     _timeout_timer.cancel();
     _reconnect_timer.cancel();
     fail_all_locked(error(client_errc::already_closed, "the producer was closed"), out);
@@ -254,7 +253,6 @@ void producer_impl::shutdown() {
     if (_state == state::closed) return;
     _state = state::closed;
     c = std::move(_connection);
-    _batch_timer.cancel();
     _timeout_timer.cancel();
     _reconnect_timer.cancel();
     fail_all_locked(error(client_errc::already_closed, "the client was closed"), out);

@@ -121,7 +121,6 @@ class producer_impl final : public producer_base,
   std::deque<op> _pending;
   std::vector<std::function<void(result<void>)>> _idle_flush_callbacks;
   backoff _backoff;
-  asio::steady_timer _batch_timer;
   bool _batch_timer_armed = false;
   asio::steady_timer _timeout_timer;
   bool _timeout_timer_armed = false;

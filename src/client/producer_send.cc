@@ -99,13 +99,12 @@ void producer_impl::push_op_locked(built_entry e) {
 void producer_impl::arm_batch_timer_locked() {
   if (_batch_timer_armed) return;
   _batch_timer_armed = true;
-  _batch_timer.expires_after(_config.batching_max_delay);
-  _batch_timer.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
+  _client->batch_flusher_of(_home).schedule(_config.batching_max_delay, [weak = weak_from_this()] {
     auto self = weak.lock();
     if (!self) return;
     std::lock_guard lock(self->_mutex);
     self->_batch_timer_armed = false;
-    if (ec || self->_state == state::closed) return;
+    if (self->_state == state::closed) return;
     self->flush_batch_locked();
   });
 }
