@@ -11,6 +11,7 @@
 #include <string>
 
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -27,14 +28,18 @@ child start(const std::vector<std::string>& args) {
   int fds[2];
   EXPECT_EQ(::pipe(fds), 0);
   child c;
+  std::vector<char*> argv;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  const pid_t test = ::getpid();
   c.pid = ::fork();
   if (c.pid == 0) {
+    // Dies with the test (see tests/e2e/standalone_process.h); async-signal-safe calls only.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != test) ::_exit(127);
     ::dup2(fds[1], STDOUT_FILENO);
     ::close(fds[0]);
     ::close(fds[1]);
-    std::vector<char*> argv;
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
     ::execv(argv[0], argv.data());
     ::_exit(127);
   }

@@ -4,7 +4,8 @@
 // file (which names the ports it bound). stop() ends it with SIGTERM (graceful) and
 // kill() with SIGKILL (a crash: nothing is flushed or closed); start() again on the same
 // directory recovers what was acknowledged. Only the process this object started is
-// ever signalled. One thread at a time.
+// ever signalled. One thread at a time, and the thread that starts it must outlive the
+// process (it dies with that thread).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -14,7 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
-#include <spawn.h>
+#include <sys/prctl.h>
 #include <string>
 #include <sys/wait.h>
 #include <thread>
@@ -45,7 +46,18 @@ class standalone_process {
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
-    ASSERT_EQ(posix_spawn(&_pid, _binary.c_str(), nullptr, nullptr, argv.data(), environ), 0);
+    const pid_t test = ::getpid();
+    _pid = ::fork();
+    ASSERT_GE(_pid, 0) << "fork failed";
+    if (_pid == 0) {
+      // The broker dies with the test (SIGKILL when the test's thread ends): a test binary
+      // that crashes or is killed by a timeout leaves no broker behind to hold CPU and
+      // ports in the runs after it. Only async-signal-safe calls between fork and exec.
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (::getppid() != test) ::_exit(127);  // the test was already gone
+      ::execve(argv[0], argv.data(), environ);
+      ::_exit(127);
+    }
     // Wait for the ready file: the ports are only known then.
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (!std::filesystem::exists(ready)) {
