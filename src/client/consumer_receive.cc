@@ -207,11 +207,15 @@ result<std::vector<message>> consumer_impl::batch_receive(const batch_receive_po
   }
   const std::size_t max_messages = std::max<std::size_t>(1, policy.max_messages);
   std::unique_lock lock(_mutex);
-  const receive_waits::scope blocked(_blocked_receives, max_messages, policy.max_bytes);
-  _arrived.wait_for(lock, policy.timeout, [&] {
-    return _queue.size() >= max_messages || _queued_bytes >= policy.max_bytes || drained_locked() ||
-           (_end_of_topic && !_queue.empty());
-  });
+  if (policy.timeout.count() > 0) {
+    // With no time to wait, what is queued goes at once: a wait_for(0) still cost a futex
+    // call and a context switch (the listener threads' turns make one per consumer).
+    const receive_waits::scope blocked(_blocked_receives, max_messages, policy.max_bytes);
+    _arrived.wait_for(lock, policy.timeout, [&] {
+      return _queue.size() >= max_messages || _queued_bytes >= policy.max_bytes || drained_locked() ||
+             (_end_of_topic && !_queue.empty());
+    });
+  }
   if (drained_locked()) return drained_error_locked();
   std::vector<message> out;
   std::size_t bytes = 0;

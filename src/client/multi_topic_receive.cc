@@ -158,10 +158,12 @@ result<std::vector<message>> multi_topic_consumer::batch_receive(const batch_rec
     std::unique_lock lock(_mutex);
     // The shared queue holds at most receiver_queue_size; a larger batch takes what came.
     const std::size_t enough = std::min<std::size_t>(max_messages, _queue_size);
-    const receive_waits::scope blocked(_blocked_receives, enough, policy.max_bytes);
-    _arrived.wait_for(lock, policy.timeout, [&] {
-      return _queue.size() >= enough || _queued_bytes >= policy.max_bytes || _state == state::closed;
-    });
+    if (policy.timeout.count() > 0) {  // else what is queued goes at once (consumer_impl's)
+      const receive_waits::scope blocked(_blocked_receives, enough, policy.max_bytes);
+      _arrived.wait_for(lock, policy.timeout, [&] {
+        return _queue.size() >= enough || _queued_bytes >= policy.max_bytes || _state == state::closed;
+      });
+    }
     if (_queue.empty() && _state == state::closed) return closed_error_locked();
     std::size_t bytes = 0;
     while (!_queue.empty() && out.size() < max_messages) {

@@ -329,6 +329,26 @@ TEST_F(produce_consume, a_blocked_batch_receive_returns_once_its_count_arrives) 
   EXPECT_LT(std::chrono::steady_clock::now() - start, 300s);
 }
 
+TEST_F(produce_consume, a_batch_receive_with_no_timeout_takes_what_is_queued_without_waiting) {
+  auto c = sdk->subscribe(topic(), "sub", from_earliest());
+  ASSERT_TRUE(c) << c.error();
+  const batch_receive_policy now{.max_messages = 10, .max_bytes = 1 << 20, .timeout = 0ms};
+  auto none = c.value().batch_receive(now);
+  ASSERT_TRUE(none) << none.error();
+  EXPECT_TRUE(none.value().empty());
+  auto p = sdk->create_producer(topic(), unbatched());
+  ASSERT_TRUE(p) << p.error();
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(p.value().send(text(std::to_string(i))));
+  // Fewer than max_messages are ever queued: each call takes what has come so far.
+  std::vector<std::string> got;
+  while (got.size() < 5) {
+    auto batch = c.value().batch_receive(now);
+    ASSERT_TRUE(batch) << batch.error();
+    for (const auto& m : batch.value()) got.push_back(std::string(m.payload()));
+  }
+  EXPECT_EQ(got, (std::vector<std::string>{"0", "1", "2", "3", "4"}));
+}
+
 TEST_F(produce_consume, receive_times_out_on_an_empty_topic) {
   auto c = sdk->subscribe(topic(), "sub", from_earliest());
   ASSERT_TRUE(c) << c.error();
