@@ -12,94 +12,102 @@
 
 namespace magnetar::client_detail {
 
+namespace {
+
+struct received_message {
+  std::shared_ptr<message_data> data;
+  bool compacted_out = false;
+};
+
+// An entry's messages, decoded from the frame alone (no consumer state): a checksum that
+// fails, a payload that doesn't decompress or a batch that doesn't parse is an error.
+result<std::vector<received_message>> decode_entry(const proto::CommandMessage& command, wire::frame& frame,
+                                                   int count, const message_id& entry,
+                                                   const std::shared_ptr<const std::string>& topic) {
+  if (frame.has_checksum && !frame.checksum_valid) return fail(client_errc::corrupt_message, "fails its checksum");
+  const auto& md = frame.metadata;
+  MAGNETAR_TRY(payload, decompress(md.compression(), frame.payload, md.uncompressed_size()));
+  auto base = [&](wire::shared_bytes bytes) {
+    auto d = std::make_shared<message_data>();
+    d->payload = std::move(bytes);
+    d->publish_time = md.publish_time();
+    d->producer_name = md.producer_name();
+    d->redelivery_count = command.redelivery_count();
+    return d;
+  };
+  std::vector<received_message> out;
+  if (!md.has_num_messages_in_batch()) {
+    auto d = base(std::move(payload));
+    d->id = entry;
+    if (md.has_partition_key()) d->key = md.partition_key();
+    if (md.has_ordering_key()) d->ordering_key = md.ordering_key();
+    for (const auto& kv : md.properties()) d->properties[kv.key()] = kv.value();
+    d->event_time = md.event_time();
+    d->sequence_id = md.sequence_id();
+    out.push_back({std::move(d)});
+    return out;
+  }
+  MAGNETAR_TRY(messages, decode_batch(payload, count));
+  out.reserve(messages.size());
+  for (int i = 0; i < count; ++i) {
+    auto& e = messages[static_cast<std::size_t>(i)];
+    auto d = base(std::move(e.payload));
+    d->id = message_id_access::with_topic({entry.ledger_id(), entry.entry_id(), entry.partition(), i, count}, topic);
+    if (e.metadata.has_partition_key()) d->key = std::move(*e.metadata.mutable_partition_key());
+    if (e.metadata.has_ordering_key()) d->ordering_key = std::move(*e.metadata.mutable_ordering_key());
+    for (const auto& kv : e.metadata.properties()) d->properties[kv.key()] = kv.value();
+    d->event_time = e.metadata.event_time();
+    d->sequence_id = e.metadata.has_sequence_id() ? e.metadata.sequence_id()
+                                                   : md.sequence_id() + static_cast<std::uint64_t>(i);
+    out.push_back({std::move(d), e.metadata.compacted_out()});
+  }
+  return out;
+}
+
+}  // namespace
+
 void consumer_impl::on_message(const std::shared_ptr<connection>& c, const proto::CommandMessage& command,
                                wire::frame& frame) {
+  const auto& md = frame.metadata;
+  const int count = md.has_num_messages_in_batch() ? std::max(1, md.num_messages_in_batch()) : 1;
+  const auto entry = message_id_access::with_topic(from_proto(command.message_id(), _partition), _topic_ref);
+  // Decoded before taking the lock, which the application's receive and ack calls share:
+  // they wait for the queue, not for a batch's decompression and parse.
+  auto decoded = decode_entry(command, frame, count, entry, _topic_ref);
   actions out;
   std::vector<message> dead;
   bool wake = false;
   {
     std::lock_guard lock(_mutex);
     if (c != _connection || _state != state::ready) return;
-    const auto& md = frame.metadata;
-    const int count = md.has_num_messages_in_batch() ? std::max(1, md.num_messages_in_batch()) : 1;
     if (_seeking) {
       // From before the seek; the permits go back in case the broker keeps this consumer.
       return_permits_locked(static_cast<unsigned>(count));
       return;
     }
-    const auto entry = message_id_access::with_topic(from_proto(command.message_id(), _partition), _topic_ref);
-    if (frame.has_checksum && !frame.checksum_valid) {
-      spdlog::error("client: consumer {} on {}: entry {} fails its checksum; skipped", _consumer_name,
-                    _options.topic, entry.to_string());
-      return_permits_locked(static_cast<unsigned>(count));
-      return;
-    }
-    auto payload = decompress(md.compression(), frame.payload, md.uncompressed_size());
-    if (!payload) {
+    if (!decoded) {
       spdlog::error("client: consumer {} on {}: entry {}: {}; skipped", _consumer_name, _options.topic,
-                    entry.to_string(), payload.error().message());
+                    entry.to_string(), decoded.error().message());
       return_permits_locked(static_cast<unsigned>(count));
       return;
     }
-    auto base = [&](wire::shared_bytes bytes) {
-      auto d = std::make_shared<message_data>();
-      d->payload = std::move(bytes);
-      d->publish_time = md.publish_time();
-      d->producer_name = md.producer_name();
-      d->redelivery_count = command.redelivery_count();
-      return d;
-    };
-    if (!md.has_num_messages_in_batch()) {
-      if (filtered_locked(entry, md.publish_time())) {
+    const bool batched = md.has_num_messages_in_batch();
+    int index = 0;
+    for (auto& r : decoded.value()) {
+      const int i = index++;
+      // Compacted out, before the start, or acked before (the broker's ack set, batch-index
+      // acks): acked with the rest of its entry, so that the entry can complete.
+      if (r.compacted_out || filtered_locked(r.data->id, md.publish_time()) ||
+          (batched && acked_in(command.ack_set(), i))) {
+        if (batched) _batch_acks.ack_individual(r.data->id);
         return_permits_locked(1);
-        return;
+        continue;
       }
-      auto d = base(std::move(payload).value());
-      d->id = entry;
-      if (md.has_partition_key()) d->key = md.partition_key();
-      if (md.has_ordering_key()) d->ordering_key = md.ordering_key();
-      for (const auto& kv : md.properties()) d->properties[kv.key()] = kv.value();
-      d->event_time = md.event_time();
-      d->sequence_id = md.sequence_id();
-      auto m = message_data::make(std::move(d));
+      auto m = message_data::make(std::move(r.data));
       if (divert_to_dead_letter_locked(m, dead)) {
         return_permits_locked(1);
       } else {
         enqueue_locked(std::move(m), out);
-      }
-    } else {
-      auto messages = decode_batch(payload.value(), count);
-      if (!messages) {
-        spdlog::error("client: consumer {} on {}: entry {}: {}; skipped", _consumer_name, _options.topic,
-                      entry.to_string(), messages.error().message());
-        return_permits_locked(static_cast<unsigned>(count));
-        return;
-      }
-      for (int i = 0; i < count; ++i) {
-        auto& e = messages.value()[static_cast<std::size_t>(i)];
-        const message_id id = message_id_access::with_topic(
-            {entry.ledger_id(), entry.entry_id(), entry.partition(), i, count}, _topic_ref);
-        // The broker's ack set (batch-index acks) names the messages acked before.
-        if (e.metadata.compacted_out() || filtered_locked(id, md.publish_time()) || acked_in(command.ack_set(), i)) {
-          // Acked with the rest of its entry, so the entry can complete.
-          _batch_acks.ack_individual(id);
-          return_permits_locked(1);
-          continue;
-        }
-        auto d = base(std::move(e.payload));
-        d->id = id;
-        if (e.metadata.has_partition_key()) d->key = e.metadata.partition_key();
-        if (e.metadata.has_ordering_key()) d->ordering_key = e.metadata.ordering_key();
-        for (const auto& kv : e.metadata.properties()) d->properties[kv.key()] = kv.value();
-        d->event_time = e.metadata.event_time();
-        d->sequence_id = e.metadata.has_sequence_id() ? e.metadata.sequence_id()
-                                                       : md.sequence_id() + static_cast<std::uint64_t>(i);
-        auto m = message_data::make(std::move(d));
-        if (divert_to_dead_letter_locked(m, dead)) {
-          return_permits_locked(1);
-        } else {
-          enqueue_locked(std::move(m), out);
-        }
       }
     }
     wake = _blocked_receives.any_can_go_on(_queue.size(), _queued_bytes);
