@@ -53,6 +53,9 @@ void add_options(CLI::App& command, magnetar::perf::perf_options& o) {
       ->check(CLI::Range(1, 1000));
   command.add_option("--keys", o.keys, "Distinct message keys, round robin (0: none); batches per key")
       ->capture_default_str();
+  command.add_option("--num-listener-threads", o.listener_threads, "Threads running the consumers' message listeners")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64));
 }
 
 }  // namespace

@@ -206,7 +206,9 @@ result<perf_results> run_produce(const perf_options& options) {
 
 result<perf_results> run_consume(const perf_options& options) {
   consuming in;  // outlives the client, whose listener threads use it
-  MAGNETAR_TRY(c, client::create(options.service_url));
+  client_config config;
+  config.message_listener_threads = options.listener_threads;
+  MAGNETAR_TRY(c, client::create(options.service_url, config));
   MAGNETAR_TRY(subscribe_all(c, options, in));
   perf_results out;
   std::atomic<bool> producing{true};
@@ -225,8 +227,9 @@ result<perf_results> run_pubsub(const perf_options& options) {
   consuming in;  // outlives the clients, whose listener threads use it
   client_config config;
   config.io_threads = 1;
-  MAGNETAR_TRY(consumer_client, client::create(options.service_url, config));
   MAGNETAR_TRY(producer_client, client::create(options.service_url, config));
+  config.message_listener_threads = options.listener_threads;
+  MAGNETAR_TRY(consumer_client, client::create(options.service_url, config));
   MAGNETAR_TRY(subscribe_all(consumer_client, options, in));
   perf_results out;
   std::atomic<bool> producing{true};

@@ -40,6 +40,8 @@ struct perf_options {
   // Distinct message keys, given round robin ("key-<n>"); 0: no keys. With keys the
   // producer batches per key (key-based batching), as Key_Shared needs.
   unsigned keys = 0;
+  // The consumers' client's message listener threads (pulsar-perf's --num-listener-threads).
+  unsigned listener_threads = 1;
   // How long the consumer waits for the last messages once the producer is done.
   std::chrono::seconds drain_timeout{30};
 };
