@@ -34,15 +34,19 @@ void batch_flusher::arm() {
     if (!_fires_at) return;  // fired meanwhile with nothing left
     at = *_fires_at;
   }
-  if (_timer.expiry() == at) return;  // already armed for it (an earlier post)
+  if (_waiting_for == at) return;  // already armed for it (an earlier post)
+  _waiting_for = at;
   _timer.expires_at(at);  // cancels a later wait; that one returns operation_aborted
   _timer.async_wait([self = shared_from_this()](boost::system::error_code ec) {
-    if (!ec) self->on_timer();
+    if (ec) return;  // replaced by a sooner wait, which is in flight
+    self->_waiting_for.reset();
+    self->on_timer();
   });
 }
 
 void batch_flusher::on_timer() {
   std::vector<std::function<void()>> due;
+  bool more = false;
   {
     std::lock_guard lock(_mutex);
     const auto now = clock::now();
@@ -54,8 +58,9 @@ void batch_flusher::on_timer() {
     for (const auto& b : _waiting) {
       if (!_fires_at || b.deadline < *_fires_at) _fires_at = b.deadline;
     }
+    more = _fires_at.has_value();
   }
-  if (_fires_at) arm();
+  if (more) arm();
   for (auto& flush : due) flush();
 }
 

@@ -49,6 +49,9 @@ class batch_flusher : public std::enable_shared_from_this<batch_flusher> {
   void on_timer();
 
   asio::steady_timer _timer;  // touched on the io thread only
+  // When the wait in flight fires (io thread only): none once it fired. (The timer's
+  // expiry stays after it fired, so it can't tell.)
+  std::optional<clock::time_point> _waiting_for;
   mutable std::mutex _mutex;
   std::vector<waiting_batch> _waiting;
   // When the timer fires (armed, or an arm() posted for it).

@@ -85,9 +85,6 @@ result<void> client_impl::close() {
     if (auto c = w.lock()) c->shutdown();
   }
   _pool.close_all();
-  // Before the threads stop: a flusher's timer must not outlive its io context, and one
-  // still waiting is kept by its handler, which goes with the context.
-  _batch_flushers.clear();
   // No listener runs once close() returns (from a listener itself, the threads stop
   // when the client goes: a thread can't join itself).
   std::shared_ptr<io::shard_set> listeners;
