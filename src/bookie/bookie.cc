@@ -228,8 +228,12 @@ awaitable<result<void>> bookie::checkpoint_now() {
   std::vector<std::uint64_t> marks;
   for (auto& j : _journals) marks.push_back(j->checkpoint_mark());
   MAGNETAR_CO_TRY(co_await _pool.run([this] { return _storage->flush(); }));
+  _reclaimed_marks.resize(_journals.size());
   for (std::size_t i = 0; i < _journals.size(); ++i) {
+    // Unmoved since the last reclaim: no file to retire, and no directory to list.
+    if (marks[i] == _reclaimed_marks[i]) continue;
     MAGNETAR_CO_TRY(co_await _pool.run([&] { return _journals[i]->reclaim(marks[i]); }));
+    _reclaimed_marks[i] = marks[i];
   }
   _checkpoints.fetch_add(1, std::memory_order_relaxed);
   co_return success();

@@ -51,7 +51,12 @@ struct bookie_options {
   io::file_system* fs = &io::posix_file_system();
   journal_options journal;          // directory and fs are filled in per journal
   ledger_storage_options storage;   // directory and fs are filled in
-  std::chrono::milliseconds checkpoint_interval{1000};
+  // Short, so that each checkpoint's flush is a small burst of writes: the journal's
+  // syncs wait behind whatever the disk was given before them, and a second's worth of
+  // entries written and synced at once held them for milliseconds (publish p99 at 30k
+  // unbatched msg/s: 1 s 4.5-5.3 ms, 200 ms 3.2-3.3, 50 ms 2.0-2.7). A checkpoint
+  // with nothing to flush or reclaim touches no file.
+  std::chrono::milliseconds checkpoint_interval{50};
 };
 
 // What a fence answers: the ledger's last entry on this bookie, and the
@@ -118,6 +123,7 @@ class bookie {
   io::gate _gate{"bookie"};
   std::optional<io::timer> _checkpoint_timer;  // on shard 0
   std::shared_ptr<io::oneshot_signal> _running_checkpoint;  // on shard 0
+  std::vector<std::uint64_t> _reclaimed_marks;  // per journal, by the last checkpoint; on shard 0
   mutable std::mutex _owners_mutex;
   std::unordered_map<std::int64_t, io::shard*> _owners;  // by ledger id
   std::atomic<bool> _stopping{false};

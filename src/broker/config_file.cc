@@ -217,6 +217,7 @@ constexpr auto settings = std::to_array<setting>({
     {"backlogQuotaDefaultRetentionPolicy", &set_backlog_quota_policy},
     {"dataDir", &set_data_dir},
     {"journalSyncData", &set_bool<&c::journal_sync_data>},
+    {"flushInterval", &set_duration<&c::bookie_flush_interval, std::chrono::milliseconds, 1, java_int_max>},
     // 0: one per core. Far beyond any core count is a typo, not a wish.
     {"numIOThreads", &set_number<&c::num_io_threads, 0, 1024>},
 });

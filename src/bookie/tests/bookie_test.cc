@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 namespace magnetar::bookie {
@@ -263,6 +264,37 @@ TEST_F(bookie_test, a_half_full_write_cache_starts_a_checkpoint_without_the_cloc
   for (int i = 0; i < 8; ++i) ASSERT_TRUE(add(*b, 1, i, payload));  // 32 KiB: half the cache
   while (b->stats().checkpoints == 0) std::this_thread::yield();
   stop(b);
+}
+
+// Checkpoints skip reclaiming a journal whose file has not changed since the last one;
+// once it rolls, the next checkpoint must still retire the files before it.
+TEST_F(bookie_test, a_journal_file_rolled_after_a_checkpoint_is_reclaimed_by_the_next_one) {
+  auto o = options();
+  o.journal.max_file_bytes = 64 << 10;
+  o.journal.max_spare_files = 0;
+  auto b = open(o);
+  const auto oldest_journal_file = [&] {
+    std::uint64_t oldest = UINT64_MAX;
+    const auto names = fs.list(o.journal_directories[0]);
+    if (!names) return oldest;
+    for (const auto& name : names.value()) {
+      if (auto sequence = parse_journal_file_name(name)) oldest = std::min(oldest, *sequence);
+    }
+    return oldest;
+  };
+  ASSERT_TRUE(add(*b, 1, 0, "first"));
+  ASSERT_TRUE(io::block_on(shards[0], b->checkpoint()));
+  ASSERT_TRUE(io::block_on(shards[0], b->checkpoint()));  // nothing new
+  const auto before_roll = oldest_journal_file();
+  const std::string payload(16 << 10, 'r');
+  for (int i = 1; i <= 8; ++i) ASSERT_TRUE(add(*b, 1, i, payload));  // 128 KiB: the journal rolls
+  ASSERT_EQ(oldest_journal_file(), before_roll);
+  ASSERT_TRUE(io::block_on(shards[0], b->checkpoint()));
+  EXPECT_GT(oldest_journal_file(), before_roll);
+  stop(b);
+  auto reopened = open(o);
+  for (int i = 1; i <= 8; ++i) EXPECT_EQ(text_of(read(*reopened, 1, i).value()), payload);
+  stop(reopened);
 }
 
 TEST_F(bookie_test, the_checkpoint_loop_runs_when_the_clock_moves) {

@@ -74,6 +74,7 @@ backlogQuotaDefaultLimitBytes=1048576
 backlogQuotaDefaultRetentionPolicy=consumer_backlog_eviction
 dataDir=/var/lib/magnetar
 journalSyncData=false
+flushInterval=250
 numIOThreads=4
 )");
   ASSERT_TRUE(parsed) << parsed.error();
@@ -115,6 +116,7 @@ numIOThreads=4
   EXPECT_EQ(c.backlog_quota_default_retention_policy, "consumer_backlog_eviction");
   EXPECT_EQ(c.data_dir, "/var/lib/magnetar");
   EXPECT_FALSE(c.journal_sync_data);
+  EXPECT_EQ(c.bookie_flush_interval, std::chrono::milliseconds(250));
   EXPECT_EQ(c.num_io_threads, 4u);
 }
 
