@@ -59,6 +59,7 @@ awaitable<void> topic::tick_loop(std::shared_ptr<io::gate::pass> /*held*/) {
     _in.roll(now);
     for (const auto& p : _producers) p->meter().roll(now);
     for (const auto& [name, s] : _subscriptions) s->roll(now);
+    _write_stats.tick(_ledger->write_stats());
     if (!co_await _tick_timer->wait_for(std::chrono::seconds(1))) break;
   }
 }

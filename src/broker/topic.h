@@ -17,6 +17,7 @@
 #include "broker/broker_config.h"
 #include "broker/deduplication.h"
 #include "broker/rate_meter.h"
+#include "broker/storage_write_interval.h"
 #include "broker/subscription.h"
 #include "broker/topic_admin.h"
 #include "broker/topic_policies.h"
@@ -172,6 +173,7 @@ class topic : public std::enable_shared_from_this<topic> {
   void fail_waiting_producers(proto::ServerError code, const std::string& message);
   std::map<std::string, std::shared_ptr<subscription>> _subscriptions;
   rate_meter _in;
+  storage_write_interval _write_stats;  // fed by tick_loop
 };
 
 }  // namespace magnetar::broker

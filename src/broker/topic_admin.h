@@ -10,6 +10,7 @@
 #pragma once
 
 #include "base/result.h"
+#include "base/stats_buckets.h"
 #include "io/asio.h"
 #include "wire/topic_name.h"
 
@@ -83,6 +84,13 @@ struct topic_stats {
   std::string deduplication_status = "Disabled";
   std::vector<publisher_stats> publishers;
   std::map<std::string, subscription_stats> subscriptions;
+  // The storage writes of the last stats interval (a minute, upstream's
+  // statsUpdateFrequencyInSecs), for /metrics: add latency and ledger add latency in
+  // microseconds, entry sizes in bytes (mledger::storage_write_stats). Empty before the
+  // first interval ends.
+  std::optional<base::stats_buckets> storage_write_latency_us;
+  std::optional<base::stats_buckets> storage_ledger_write_latency_us;
+  std::optional<base::stats_buckets> entry_size;
 };
 
 // Pulsar's PersistentTopicInternalStats, the parts that describe storage.

@@ -68,6 +68,11 @@ topic_stats topic::stats() const {
   // What the backlog quota measures (the deduplication cursor is no subscription).
   out.backlog_size = estimated_backlog_bytes(*_ledger);
   out.deduplication_status = std::string(_dedup->status_name());
+  if (const auto& interval = _write_stats.last()) {
+    out.storage_write_latency_us = interval->add_latency_us;
+    out.storage_ledger_write_latency_us = interval->ledger_add_latency_us;
+    out.entry_size = interval->entry_size;
+  }
   return out;
 }
 

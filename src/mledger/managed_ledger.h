@@ -33,6 +33,7 @@
 
 #include "base/clock.h"
 #include "base/histogram.h"
+#include "base/stats_buckets.h"
 #include "base/result.h"
 #include "io/asio.h"
 #include "io/gate.h"
@@ -95,6 +96,20 @@ struct managed_ledger_stats {
   std::uint64_t rollovers = 0;
   std::uint64_t ledgers_trimmed = 0;
   entry_cache_stats cache;
+};
+
+// Upstream's storage write figures (pulsar_storage_write_latency_le_*,
+// pulsar_storage_ledger_write_latency_le_*, pulsar_entry_size_le_*) since the managed
+// ledger opened, successful adds only: microseconds from add_entry to its completion
+// (rollovers and queueing included), from the ledger add to its completion, and the
+// entries' sizes in bytes. Upstream's bounds.
+struct storage_write_stats {
+  static std::vector<std::int64_t> latency_bounds_us() {
+    return {500, 1'000, 5'000, 10'000, 20'000, 50'000, 100'000, 200'000, 1'000'000};
+  }
+  base::stats_buckets add_latency_us{latency_bounds_us()};
+  base::stats_buckets ledger_add_latency_us{latency_bounds_us()};
+  base::stats_buckets entry_size{{128, 512, 1 << 10, 2 << 10, 4 << 10, 16 << 10, 100 << 10, 1 << 20}};
 };
 
 class managed_ledger {
@@ -182,6 +197,7 @@ class managed_ledger {
   void clear_cache() { _cache.clear(); }
   // Microseconds from add_entry to its completion, successful adds only.
   const base::histogram& add_latency_us() const { return _add_latency_us; }
+  const storage_write_stats& write_stats() const { return _write_stats; }
 
  private:
   friend class managed_cursor;
@@ -290,6 +306,7 @@ class managed_ledger {
 
   managed_ledger_stats _counters;
   base::histogram _add_latency_us{60'000'000, 2};
+  storage_write_stats _write_stats;
 };
 
 }  // namespace magnetar::mledger

@@ -25,6 +25,7 @@ struct managed_ledger::pending_add {
       : data(std::move(d)), started(t), done(std::move(ex)) {}
   wire::shared_bytes data;
   base::clock::time_point started;
+  base::clock::time_point sent_at;  // to the ledger, the last time
   bool sent = false;  // to the current writer, and not failed
   std::optional<result<position>> outcome;
   io::oneshot_signal done;
@@ -55,6 +56,7 @@ bool managed_ledger::current_ledger_full() const {
 
 void managed_ledger::send(const std::shared_ptr<pending_add>& op) {
   op->sent = true;
+  op->sent_at = _clock.now();
   ++_sent_entries;
   _sent_bytes += op->data.size();
   ++_adds_in_flight;
@@ -88,8 +90,14 @@ void managed_ledger::complete(const std::shared_ptr<pending_add>& op, result<pos
   if (outcome) {
     ++_counters.adds_succeeded;
     _counters.bytes_added += op->data.size();
-    const auto us = std::chrono::duration_cast<std::chrono::microseconds>(_clock.now() - op->started).count();
-    _add_latency_us.record(std::max<std::int64_t>(us, 0));
+    const auto now = _clock.now();
+    const auto us = std::max<std::int64_t>(
+        std::chrono::duration_cast<std::chrono::microseconds>(now - op->started).count(), 0);
+    _add_latency_us.record(us);
+    _write_stats.add_latency_us.record(us);
+    _write_stats.ledger_add_latency_us.record(std::max<std::int64_t>(
+        std::chrono::duration_cast<std::chrono::microseconds>(now - op->sent_at).count(), 0));
+    _write_stats.entry_size.record(static_cast<std::int64_t>(op->data.size()));
   } else {
     ++_counters.adds_failed;
   }

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace magnetar::broker::admin {
@@ -163,6 +164,51 @@ std::string render_metrics(std::string_view cluster, const std::map<std::string,
       w.sample(f.name, {{"cluster", cluster}, {"namespace", it->first}, {"topic", name}}, f.value(stats));
       ++it;
     }
+  }
+
+  // Upstream's storage write families: per bound an entry count of the last stats
+  // interval, then the overflow (named as upstream names it), count and sum.
+  struct bucket_family {
+    std::string_view prefix;
+    std::string_view help;  // completed by the bound
+    std::vector<std::string_view> bounds;  // as they appear in the names
+    std::string_view overflow_suffix;
+    std::optional<base::stats_buckets> topic_stats::*buckets;
+  };
+  const std::vector<std::string_view> latency_bounds{"0_5", "1", "5", "10", "20", "50", "100", "200", "1000"};
+  const std::vector<bucket_family> bucket_families{
+      {"pulsar_storage_write_latency", "Entries of the last stats interval whose storage write took (ms)",
+       latency_bounds, "_overflow", &topic_stats::storage_write_latency_us},
+      {"pulsar_storage_ledger_write_latency", "Entries of the last stats interval whose ledger add took (ms)",
+       latency_bounds, "_overflow", &topic_stats::storage_ledger_write_latency_us},
+      {"pulsar_entry_size", "Entries of the last stats interval whose size was (bytes)",
+       {"128", "512", "1_kb", "2_kb", "4_kb", "16_kb", "100_kb", "1_mb"}, "_le_overflow", &topic_stats::entry_size},
+  };
+  for (const auto& f : bucket_families) {
+    const auto each_topic = [&](const std::string& family, auto value) {
+      auto it = labelled.begin();
+      for (const auto& [name, stats] : topics) {
+        if (const auto& buckets = stats.*f.buckets) {
+          w.sample(family, {{"cluster", cluster}, {"namespace", it->first}, {"topic", name}}, value(*buckets));
+        }
+        ++it;
+      }
+    };
+    for (std::size_t i = 0; i <= f.bounds.size(); ++i) {
+      const bool overflow = i == f.bounds.size();
+      const auto family = overflow ? fmt::format("{}{}", f.prefix, f.overflow_suffix)
+                                   : fmt::format("{}_le_{}", f.prefix, f.bounds[i]);
+      w.family(family, "gauge",
+               overflow ? fmt::format("{} above the last bound.", f.help)
+                        : fmt::format("{} at most {}.", f.help, f.bounds[i]));
+      each_topic(family, [i](const base::stats_buckets& b) { return static_cast<double>(b.counts()[i]); });
+    }
+    const auto count = fmt::format("{}_count", f.prefix);
+    w.family(count, "gauge", "Entries of the last stats interval.");
+    each_topic(count, [](const base::stats_buckets& b) { return static_cast<double>(b.count()); });
+    const auto sum = fmt::format("{}_sum", f.prefix);
+    w.family(sum, "gauge", "The sum of the last stats interval's values (microseconds, or bytes for sizes).");
+    each_topic(sum, [](const base::stats_buckets& b) { return static_cast<double>(b.sum()); });
   }
 
   struct subscription_family {

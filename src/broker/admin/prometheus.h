@@ -5,7 +5,11 @@
 //     pulsar_producers_count, pulsar_consumers_count, pulsar_rate_in, pulsar_rate_out,
 //     pulsar_throughput_in, pulsar_throughput_out, pulsar_storage_size,
 //     pulsar_storage_backlog_size, pulsar_msg_backlog, pulsar_in_messages_total,
-//     pulsar_in_bytes_total, pulsar_out_messages_total, pulsar_out_bytes_total
+//     pulsar_in_bytes_total, pulsar_out_messages_total, pulsar_out_bytes_total; and the
+//     last stats interval's storage writes as upstream's bucket gauges:
+//     pulsar_storage_write_latency_le_{0_5..1000} / _overflow / _count / _sum,
+//     pulsar_storage_ledger_write_latency_* likewise, pulsar_entry_size_le_{128..1_mb} /
+//     _le_overflow / _count / _sum (once the topic's first interval ended)
 //   per subscription (+ subscription): pulsar_subscription_back_log,
 //     pulsar_subscription_msg_rate_out, pulsar_subscription_msg_throughput_out,
 //     pulsar_subscription_msg_rate_redeliver, pulsar_subscription_unacked_messages,

@@ -67,6 +67,20 @@ TEST(managed_ledger, many_pipelined_adds_complete_in_order) {
   ASSERT_TRUE(c.run(ml->close()));
 }
 
+TEST(managed_ledger, each_successful_add_counts_in_the_storage_write_figures) {
+  test_cluster c;
+  auto ml = c.open("t");
+  add_entries(c, *ml, 4);
+  const auto& stats = ml->write_stats();
+  EXPECT_EQ(stats.add_latency_us.count(), 4u);
+  EXPECT_EQ(stats.ledger_add_latency_us.count(), 4u);
+  EXPECT_EQ(stats.entry_size.count(), 4u);
+  // The entries are a few bytes each: all in the first size bucket.
+  EXPECT_EQ(stats.entry_size.counts()[0], 4u);
+  EXPECT_LE(stats.ledger_add_latency_us.sum(), stats.add_latency_us.sum());
+  ASSERT_TRUE(c.run(ml->close()));
+}
+
 TEST(managed_ledger, adds_arriving_during_rollover_keep_their_order) {
   test_cluster c;
   auto ml = c.open("t", small_ledgers(10));

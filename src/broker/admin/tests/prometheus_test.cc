@@ -37,6 +37,38 @@ TEST(prometheus, topic_metrics_carry_cluster_namespace_and_topic_labels) {
   EXPECT_THAT(text, HasSubstr("pulsar_subscriptions_count" + labels + " 1\n"));
 }
 
+TEST(prometheus, storage_writes_of_the_last_interval_use_upstreams_bucket_names) {
+  auto topics = one_topic();
+  auto& t = topics.begin()->second;
+  base::stats_buckets latency({500, 1'000, 5'000, 10'000, 20'000, 50'000, 100'000, 200'000, 1'000'000});
+  latency.record(300);
+  latency.record(800);
+  latency.record(2'000'000);
+  t.storage_write_latency_us = latency;
+  t.storage_ledger_write_latency_us = latency;
+  base::stats_buckets sizes({128, 512, 1 << 10, 2 << 10, 4 << 10, 16 << 10, 100 << 10, 1 << 20});
+  sizes.record(100);
+  t.entry_size = sizes;
+  auto text = render_metrics("standalone", topics, {});
+  const std::string labels = R"({cluster="standalone",namespace="public/default",topic="persistent://public/default/t1"})";
+  EXPECT_THAT(text, HasSubstr("pulsar_storage_write_latency_le_0_5" + labels + " 1\n"));
+  EXPECT_THAT(text, HasSubstr("pulsar_storage_write_latency_le_1" + labels + " 1\n"));
+  EXPECT_THAT(text, HasSubstr("pulsar_storage_write_latency_le_1000" + labels + " 0\n"));
+  EXPECT_THAT(text, HasSubstr("pulsar_storage_write_latency_overflow" + labels + " 1\n"));
+  EXPECT_THAT(text, HasSubstr("pulsar_storage_write_latency_count" + labels + " 3\n"));
+  EXPECT_THAT(text, HasSubstr("pulsar_storage_write_latency_sum" + labels + " 2001100\n"));
+  EXPECT_THAT(text, HasSubstr("pulsar_storage_ledger_write_latency_le_0_5" + labels + " 1\n"));
+  EXPECT_THAT(text, HasSubstr("pulsar_entry_size_le_128" + labels + " 1\n"));
+  EXPECT_THAT(text, HasSubstr("pulsar_entry_size_le_1_mb" + labels + " 0\n"));
+  EXPECT_THAT(text, HasSubstr("pulsar_entry_size_le_overflow" + labels + " 0\n"));
+  EXPECT_THAT(text, HasSubstr("# TYPE pulsar_entry_size_sum gauge\n"));
+}
+
+TEST(prometheus, a_topic_before_its_first_stats_interval_has_no_storage_write_samples) {
+  auto text = render_metrics("standalone", one_topic(), {});
+  EXPECT_THAT(text, Not(HasSubstr("pulsar_storage_write_latency_le_0_5{")));
+}
+
 TEST(prometheus, subscription_metrics_add_the_subscription_label) {
   auto text = render_metrics("standalone", one_topic(), {});
   const std::string labels =
