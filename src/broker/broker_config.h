@@ -99,9 +99,9 @@ struct broker_config {
   // (magnetar's own key: dataDir), and whether the journal syncs (journalSyncData).
   std::string data_dir = "data/standalone";
   bool journal_sync_data = true;
-  // How often the bookie checkpoints (BookKeeper's flushInterval; why it is short:
-  // bookie_options::checkpoint_interval).
-  std::chrono::milliseconds bookie_flush_interval{50};
+  // How often the bookie checkpoints (magnetar's own key: bookieCheckpointIntervalMillis;
+  // why it is short: bookie_options::checkpoint_interval).
+  std::chrono::milliseconds bookie_checkpoint_interval{50};
   // Threads serving connections and topics (numIOThreads); 0: one per core.
   unsigned num_io_threads = 0;
 };

@@ -217,7 +217,11 @@ constexpr auto settings = std::to_array<setting>({
     {"backlogQuotaDefaultRetentionPolicy", &set_backlog_quota_policy},
     {"dataDir", &set_data_dir},
     {"journalSyncData", &set_bool<&c::journal_sync_data>},
-    {"flushInterval", &set_duration<&c::bookie_flush_interval, std::chrono::milliseconds, 1, java_int_max>},
+    // magnetar's own key: upstream's flushInterval has the same meaning, but its
+    // standalone.conf ships a minute, which here would bring back the stalls (see
+    // bookie_options::checkpoint_interval); it stays an ignored key.
+    {"bookieCheckpointIntervalMillis",
+     &set_duration<&c::bookie_checkpoint_interval, std::chrono::milliseconds, 1, java_int_max>},
     // 0: one per core. Far beyond any core count is a typo, not a wish.
     {"numIOThreads", &set_number<&c::num_io_threads, 0, 1024>},
 });

@@ -124,7 +124,7 @@ constexpr auto upstream_keys = std::to_array<std::string_view>({
     "zookeeperServers", "configurationStoreServers", "managedLedgerMaxUnackedRangesToPersistInZooKeeper",
     // The embedded bookie (standalone.conf's BookKeeper section)
     "ledgerStorageClass", "nettyMaxFrameSizeBytes", "dbStorage_writeCacheMaxSizeMb",
-    "dbStorage_readAheadCacheMaxSizeMb", "dbStorage_readAheadCacheBatchSize",
+    "dbStorage_readAheadCacheMaxSizeMb", "dbStorage_readAheadCacheBatchSize", "flushInterval",
     "dbStorage_rocksDB_blockCacheSize", "dbStorage_rocksDB_writeBufferSizeMB",
     "dbStorage_rocksDB_sstSizeInMB", "dbStorage_rocksDB_blockSize", "dbStorage_rocksDB_bloomFilterBitsPerKey",
     "dbStorage_rocksDB_numLevels", "dbStorage_rocksDB_numFilesInLevel0",

@@ -66,7 +66,7 @@ result<void> standalone::start() {
     options.journal_directories.push_back((data / "bookie" / fmt::format("journal-{}", i)).string());
   }
   options.ledger_directory = (data / "bookie" / "ledgers").string();
-  options.checkpoint_interval = _config.bookie_flush_interval;
+  options.checkpoint_interval = _config.bookie_checkpoint_interval;
   MAGNETAR_TRY(opened, bookie::bookie::open(options, p.shard_set, p.pool, base::system_clock()));
   p.bookie = std::move(opened);
   p.bookie->start();

@@ -2,7 +2,9 @@
 // interval, from the managed ledger's running totals (mledger::storage_write_stats).
 // Upstream's bucket gauges (pulsar_storage_write_latency_le_*, ...) cover its stats
 // interval (statsUpdateFrequencyInSecs, a minute): its dashboards read them as entries
-// per minute. Fed once a second by the topic's tick; not thread-safe (the topic's shard).
+// per minute. Fed once a second by the topic's tick, so each topic's minute starts when
+// it was loaded (upstream refreshes every topic at once): sums over topics mix windows.
+// Not thread-safe (the topic's shard).
 #pragma once
 
 #include "mledger/managed_ledger.h"

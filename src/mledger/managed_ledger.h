@@ -33,8 +33,8 @@
 
 #include "base/clock.h"
 #include "base/histogram.h"
-#include "base/stats_buckets.h"
 #include "base/result.h"
+#include "base/stats_buckets.h"
 #include "io/asio.h"
 #include "io/gate.h"
 #include "io/oneshot_signal.h"

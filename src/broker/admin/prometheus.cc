@@ -168,21 +168,36 @@ std::string render_metrics(std::string_view cluster, const std::map<std::string,
 
   // Upstream's storage write families: per bound an entry count of the last stats
   // interval, then the overflow (named as upstream names it), count and sum.
+  struct bucket_bound {
+    std::string_view name;  // as it appears in the family's name
+    std::string_view text;  // for its help
+  };
   struct bucket_family {
     std::string_view prefix;
     std::string_view help;  // completed by the bound
-    std::vector<std::string_view> bounds;  // as they appear in the names
+    std::vector<bucket_bound> bounds;
     std::string_view overflow_suffix;
+    std::string_view sum_unit;
     std::optional<base::stats_buckets> topic_stats::*buckets;
   };
-  const std::vector<std::string_view> latency_bounds{"0_5", "1", "5", "10", "20", "50", "100", "200", "1000"};
+  const std::vector<bucket_bound> latency_bounds{{"0_5", "0.5 ms"}, {"1", "1 ms"},     {"5", "5 ms"},
+                                                 {"10", "10 ms"},   {"20", "20 ms"},   {"50", "50 ms"},
+                                                 {"100", "100 ms"}, {"200", "200 ms"}, {"1000", "1 s"}};
   const std::vector<bucket_family> bucket_families{
-      {"pulsar_storage_write_latency", "Entries of the last stats interval whose storage write took (ms)",
-       latency_bounds, "_overflow", &topic_stats::storage_write_latency_us},
-      {"pulsar_storage_ledger_write_latency", "Entries of the last stats interval whose ledger add took (ms)",
-       latency_bounds, "_overflow", &topic_stats::storage_ledger_write_latency_us},
-      {"pulsar_entry_size", "Entries of the last stats interval whose size was (bytes)",
-       {"128", "512", "1_kb", "2_kb", "4_kb", "16_kb", "100_kb", "1_mb"}, "_le_overflow", &topic_stats::entry_size},
+      {"pulsar_storage_write_latency", "Entries of the topic's last stats interval whose storage write took",
+       latency_bounds, "_overflow", "microseconds", &topic_stats::storage_write_latency_us},
+      {"pulsar_storage_ledger_write_latency", "Entries of the topic's last stats interval whose ledger add took",
+       latency_bounds, "_overflow", "microseconds", &topic_stats::storage_ledger_write_latency_us},
+      {"pulsar_entry_size", "Entries of the topic's last stats interval whose size was",
+       {{"128", "128 B"},
+        {"512", "512 B"},
+        {"1_kb", "1 KiB"},
+        {"2_kb", "2 KiB"},
+        {"4_kb", "4 KiB"},
+        {"16_kb", "16 KiB"},
+        {"100_kb", "100 KiB"},
+        {"1_mb", "1 MiB"}},
+       "_le_overflow", "bytes", &topic_stats::entry_size},
   };
   for (const auto& f : bucket_families) {
     const auto each_topic = [&](const std::string& family, auto value) {
@@ -197,17 +212,17 @@ std::string render_metrics(std::string_view cluster, const std::map<std::string,
     for (std::size_t i = 0; i <= f.bounds.size(); ++i) {
       const bool overflow = i == f.bounds.size();
       const auto family = overflow ? fmt::format("{}{}", f.prefix, f.overflow_suffix)
-                                   : fmt::format("{}_le_{}", f.prefix, f.bounds[i]);
+                                   : fmt::format("{}_le_{}", f.prefix, f.bounds[i].name);
       w.family(family, "gauge",
-               overflow ? fmt::format("{} above the last bound.", f.help)
-                        : fmt::format("{} at most {}.", f.help, f.bounds[i]));
+               overflow ? fmt::format("{} more than {}.", f.help, f.bounds.back().text)
+                        : fmt::format("{} at most {}.", f.help, f.bounds[i].text));
       each_topic(family, [i](const base::stats_buckets& b) { return static_cast<double>(b.counts()[i]); });
     }
     const auto count = fmt::format("{}_count", f.prefix);
     w.family(count, "gauge", "Entries of the last stats interval.");
     each_topic(count, [](const base::stats_buckets& b) { return static_cast<double>(b.count()); });
     const auto sum = fmt::format("{}_sum", f.prefix);
-    w.family(sum, "gauge", "The sum of the last stats interval's values (microseconds, or bytes for sizes).");
+    w.family(sum, "gauge", fmt::format("The sum of the topic's last stats interval's values ({}).", f.sum_unit));
     each_topic(sum, [](const base::stats_buckets& b) { return static_cast<double>(b.sum()); });
   }
 

@@ -75,9 +75,10 @@ TEST(managed_ledger, each_successful_add_counts_in_the_storage_write_figures) {
   EXPECT_EQ(stats.add_latency_us.count(), 4u);
   EXPECT_EQ(stats.ledger_add_latency_us.count(), 4u);
   EXPECT_EQ(stats.entry_size.count(), 4u);
-  // The entries are a few bytes each: all in the first size bucket.
+  // The entries are a few bytes each: all in the first size bucket. (The cluster's clock
+  // is a manual one: every latency here is 0, in the first latency bucket.)
   EXPECT_EQ(stats.entry_size.counts()[0], 4u);
-  EXPECT_LE(stats.ledger_add_latency_us.sum(), stats.add_latency_us.sum());
+  EXPECT_EQ(stats.add_latency_us.counts()[0], 4u);
   ASSERT_TRUE(c.run(ml->close()));
 }
 

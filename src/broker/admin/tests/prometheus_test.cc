@@ -64,6 +64,28 @@ TEST(prometheus, storage_writes_of_the_last_interval_use_upstreams_bucket_names)
   EXPECT_THAT(text, HasSubstr("# TYPE pulsar_entry_size_sum gauge\n"));
 }
 
+TEST(prometheus, every_storage_write_family_is_typed_once_under_upstreams_name) {
+  auto text = render_metrics("standalone", one_topic(), {});
+  std::vector<std::string> names;
+  for (const std::string prefix : {"pulsar_storage_write_latency", "pulsar_storage_ledger_write_latency"}) {
+    for (const char* bound : {"0_5", "1", "5", "10", "20", "50", "100", "200", "1000"}) {
+      names.push_back(prefix + "_le_" + bound);
+    }
+    for (const char* suffix : {"_overflow", "_count", "_sum"}) names.push_back(prefix + suffix);
+  }
+  for (const char* suffix : {"_le_128", "_le_512", "_le_1_kb", "_le_2_kb", "_le_4_kb", "_le_16_kb", "_le_100_kb",
+                             "_le_1_mb", "_le_overflow", "_count", "_sum"}) {
+    names.push_back(std::string("pulsar_entry_size") + suffix);
+  }
+  ASSERT_EQ(names.size(), 35u);
+  for (const auto& name : names) {
+    const auto type = "# TYPE " + name + " gauge\n";
+    const auto first = text.find(type);
+    EXPECT_NE(first, std::string::npos) << name;
+    EXPECT_EQ(text.find(type, first + 1), std::string::npos) << name;
+  }
+}
+
 TEST(prometheus, a_topic_before_its_first_stats_interval_has_no_storage_write_samples) {
   auto text = render_metrics("standalone", one_topic(), {});
   EXPECT_THAT(text, Not(HasSubstr("pulsar_storage_write_latency_le_0_5{")));
