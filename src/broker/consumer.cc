@@ -21,18 +21,17 @@ void consumer::send_entry(const mledger::entry& e, pending_entry what, std::uint
   for (auto word : ack_set) message.add_ack_set(word);
   _conn->send(wire::encode_payload_header(command, e.data.span()), e.data);
   _permits -= what.messages;
-  if (_unacked.emplace(e.pos, what).second) {
-    _unacked_messages += static_cast<std::uint64_t>(what.messages);
-    ++_unacked_hashes[what.key_hash];
-  }
+  if (_unacked.emplace(e.pos, what).second) _unacked_messages += static_cast<std::uint64_t>(what.messages);
   _meter.record(static_cast<std::uint64_t>(what.messages), e.data.size());
   if (redelivery_count > 0) _redeliveries.record(static_cast<std::uint64_t>(what.messages), e.data.size());
 }
 
-void consumer::forget(const pending_entry& p) {
-  _unacked_messages -= static_cast<std::uint64_t>(p.messages);
-  auto h = _unacked_hashes.find(p.key_hash);
-  if (h != _unacked_hashes.end() && --h->second == 0) _unacked_hashes.erase(h);
+void consumer::forget(const pending_entry& p) { _unacked_messages -= static_cast<std::uint64_t>(p.messages); }
+
+std::unordered_map<std::uint16_t, int> consumer::unacked_hashes() const {
+  std::unordered_map<std::uint16_t, int> counts;
+  for (const auto& [pos, what] : _unacked) ++counts[what.key_hash];
+  return counts;
 }
 
 std::optional<pending_entry> consumer::acked(mledger::position p) {
@@ -52,7 +51,6 @@ void consumer::acked_upto(mledger::position upto) {
 
 std::map<mledger::position, pending_entry> consumer::take_unacked() {
   _unacked_messages = 0;
-  _unacked_hashes.clear();
   return std::exchange(_unacked, {});
 }
 

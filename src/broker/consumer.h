@@ -67,8 +67,10 @@ class consumer {
   // Takes back the given entries only (those this consumer has).
   std::map<mledger::position, pending_entry> take_unacked(const std::vector<mledger::position>& which);
   std::uint64_t unacked_messages() const { return _unacked_messages; }
-  // Key_Shared: unacknowledged entries per sticky key hash.
-  const std::unordered_map<std::uint16_t, int>& unacked_hashes() const { return _unacked_hashes; }
+  // Key_Shared: unacknowledged entries per sticky key hash, counted when asked (when hashes
+  // move between consumers, or entries expire): kept up to date instead, they cost every
+  // dispatched entry a hash-map insert and its ack an erase.
+  std::unordered_map<std::uint16_t, int> unacked_hashes() const;
 
   void send_active_change(bool active);
   // Tells the client the broker closed this consumer (it subscribes again).
@@ -98,7 +100,6 @@ class consumer {
 
   std::map<mledger::position, pending_entry> _unacked;
   std::uint64_t _unacked_messages = 0;
-  std::unordered_map<std::uint16_t, int> _unacked_hashes;
   rate_meter _meter;
   rate_meter _redeliveries;
   std::atomic<bool> _closed{false};

@@ -79,8 +79,11 @@ void key_shared_dispatcher::cursor_moved() {
 
 void key_shared_dispatcher::acked_upto(mledger::position /*p*/) {
   // The owners hold fewer entries of their draining hashes now: count again.
+  std::unordered_map<const consumer*, std::unordered_map<std::uint16_t, int>> held_by;
   for (auto it = _draining.begin(); it != _draining.end();) {
-    const auto& held = it->second.owner->unacked_hashes();
+    auto [owner, counted] = held_by.try_emplace(it->second.owner);
+    if (counted) owner->second = it->second.owner->unacked_hashes();
+    const auto& held = owner->second;
     auto count = held.find(it->first);
     it->second.remaining = count == held.end() ? 0 : count->second;
     it = it->second.remaining <= 0 ? _draining.erase(it) : std::next(it);
