@@ -43,8 +43,7 @@ entry_cache::insert_result entry_cache::insert(position pos, wire::shared_bytes 
   n.data = std::move(data);
   n.deadline = _clock.now() + _config.time_to_live;
   n.expected_reads = expected_reads;
-  // Deadlines are the insert time plus one TTL: a new one is (almost always) the latest.
-  _by_deadline.insert(_by_deadline.end(), n);
+  schedule(n);
   if (expected_reads > 0) {
     _awaited.push_back(n);
   } else {
@@ -97,6 +96,14 @@ bool entry_cache::expect_read(position pos) {
   return true;
 }
 
+void entry_cache::schedule(node& n) {
+  // Deadlines are now + TTL, so the walk back from the end stops at once, unless a caller
+  // of evict_expired passed a `now` ahead of the clock's.
+  auto at = _by_deadline.end();
+  while (at != _by_deadline.begin() && std::prev(at)->deadline > n.deadline) --at;
+  _by_deadline.insert(at, n);
+}
+
 void entry_cache::read(node& n) {
   ++_stats.hits;
   _stats.hit_bytes += n.data.size();
@@ -118,8 +125,7 @@ std::size_t entry_cache::evict_expired(base::clock::time_point now) {
       n.deadline = now + _config.time_to_live;
       ++n.extensions;
       ++_stats.ttl_extensions;
-      // Later than every deadline set so far (inserts' and extensions' are now + TTL).
-      _by_deadline.insert(_by_deadline.end(), n);
+      schedule(n);
     } else {
       remove(n.self, removal::expired);
       ++evicted;

@@ -27,7 +27,6 @@
 #include "wire/shared_bytes.h"
 
 #include <boost/intrusive/list.hpp>
-#include <boost/intrusive/set.hpp>
 
 #include <chrono>
 #include <cstddef>
@@ -133,21 +132,21 @@ class entry_cache {
     base::clock::time_point deadline;
     std::uint32_t expected_reads = 0;
     std::uint32_t extensions = 0;
-    boost::intrusive::set_member_hook<> deadline_hook;
+    boost::intrusive::list_member_hook<> deadline_hook;
     // In _idle or _awaited.
     boost::intrusive::list_member_hook<> tier_hook;
   };
-  struct by_deadline {
-    bool operator()(const node& a, const node& b) const { return a.deadline < b.deadline; }
-  };
-  // Equal deadlines keep insertion order (multiset inserts after its equals).
-  using deadline_index = boost::intrusive::multiset<
-      node, boost::intrusive::member_hook<node, boost::intrusive::set_member_hook<>, &node::deadline_hook>,
-      boost::intrusive::compare<by_deadline>>;
+  // In deadline order, equal deadlines in the order they were set. A list, not a tree:
+  // every deadline is set to now + TTL, so a new one goes at (or within a step of) the
+  // end, and expiry takes from the front. The tree's rebalancing on every insert and
+  // erase was 4% of a topic shard's time in the catch-up scenario.
+  using deadline_index = boost::intrusive::list<
+      node, boost::intrusive::member_hook<node, boost::intrusive::list_member_hook<>, &node::deadline_hook>>;
   using tier_list = boost::intrusive::list<
       node, boost::intrusive::member_hook<node, boost::intrusive::list_member_hook<>, &node::tier_hook>>;
 
   void read(node& n);
+  void schedule(node& n);
   bool make_room(std::size_t incoming, bool may_displace_awaited);
   std::size_t evict_front(tier_list& tier, std::size_t max_bytes);
   entry_map::iterator remove(entry_map::iterator it, removal why);

@@ -168,6 +168,20 @@ TEST_F(entry_cache_test, an_expected_read_added_later_keeps_an_entry_past_its_tt
   EXPECT_TRUE(cache().contains(pos(1, 0)));
 }
 
+TEST_F(entry_cache_test, an_entry_extended_from_a_check_ahead_of_the_clock_expires_after_later_inserts) {
+  // The expiry check is told a time 1.5 s ahead of the clock: the extended entry's new
+  // deadline (2.5 s) is later than the next insert's (1 s), and expiry keeps their order.
+  cache().insert(pos(1, 0), bytes_of(10), 1);
+  ASSERT_EQ(cache().evict_expired(_clock.now() + 1500ms), 0u);
+  cache().get(pos(1, 0));  // read as expected: it goes at its extended deadline
+  cache().insert(pos(1, 1), bytes_of(10), 0);
+  EXPECT_EQ(advance_and_expire(1s), 1u);
+  EXPECT_FALSE(cache().contains(pos(1, 1)));
+  EXPECT_TRUE(cache().contains(pos(1, 0)));
+  EXPECT_EQ(advance_and_expire(1500ms), 1u);
+  EXPECT_FALSE(cache().contains(pos(1, 0)));
+}
+
 TEST_F(entry_cache_test, an_expired_entry_still_serves_until_the_expiry_check) {
   cache().insert(pos(1, 0), bytes_of(10), 0);
   _clock.advance(5s);
