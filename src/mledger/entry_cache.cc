@@ -8,14 +8,25 @@
 
 namespace magnetar::mledger {
 
-entry_cache::entry_cache(entry_cache_config config, const base::clock& clock) : _config(config), _clock(clock) {
+namespace {
+
+// 1 + max_ttl_extensions TTLs; at most a million of them (11 days at 1 s), an endless
+// life for a cache, so that a huge setting cannot overflow the clock.
+base::clock::duration awaited_life_of(const entry_cache_config& config) {
+  return config.time_to_live * std::min<std::int64_t>(std::int64_t{1} + config.max_ttl_extensions, 1'000'000);
+}
+
+}  // namespace
+
+entry_cache::entry_cache(entry_cache_config config, const base::clock& clock)
+    : _config(config), _clock(clock), _awaited_life(awaited_life_of(config)) {
   // A zero TTL would extend an entry to the instant it expired, forever.
   MAGNETAR_ASSERT(_config.time_to_live > base::clock::duration::zero(), "entry cache TTL must be positive");
   if (_config.budget) _config.budget->join(*this);
 }
 
-// The intrusive indexes are declared after the map, so they unlink every node before the
-// map frees them.
+// The tier lists are declared after the map, so they unlink every node before the map
+// frees them.
 entry_cache::~entry_cache() {
   if (_config.budget) _config.budget->leave(*this);
 }
@@ -41,14 +52,11 @@ entry_cache::insert_result entry_cache::insert(position pos, wire::shared_bytes 
   n.self = at;
   n.pos = pos;
   n.data = std::move(data);
-  n.deadline = _clock.now() + _config.time_to_live;
   n.expected_reads = expected_reads;
-  schedule(n);
   if (expected_reads > 0) {
-    _awaited.push_back(n);
+    join_awaited(n, _clock.now());
   } else {
-    _idle.push_back(n);
-    _idle_bytes += size;
+    join_idle(n, _clock.now());
   }
   ++_stats.inserts;
   _stats.insert_bytes += size;
@@ -63,7 +71,7 @@ std::optional<wire::shared_bytes> entry_cache::get(position pos) {
     ++_stats.misses;
     return std::nullopt;
   }
-  read(it->second);
+  read(it->second, _clock.now());
   return it->second.data;
 }
 
@@ -74,10 +82,11 @@ std::vector<cached_entry> entry_cache::get_range(position first, position last) 
   std::vector<cached_entry> out;
   out.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(wanted, _entries.size())));
   auto it = _entries.find(first);
+  const auto now = _clock.now();
   for (std::uint64_t i = 0; i < wanted; ++i, ++it) {
     const position expected(first.ledger(), entry_id(first.entry().value() + static_cast<std::int64_t>(i)));
     if (it == _entries.end() || it->first != expected) break;
-    read(it->second);
+    read(it->second, now);
     out.push_back({expected, it->second.data});
   }
   _stats.misses += wanted - out.size();
@@ -91,45 +100,40 @@ bool entry_cache::expect_read(position pos) {
   if (n.expected_reads++ == 0) {
     _idle.erase(_idle.iterator_to(n));
     _idle_bytes -= n.data.size();
-    _awaited.push_back(n);
+    join_awaited(n, _clock.now());
   }
   return true;
 }
 
-void entry_cache::schedule(node& n) {
-  // Deadlines are now + TTL, so the walk back from the end stops at once, unless a caller
-  // of evict_expired passed a `now` ahead of the clock's.
-  auto at = _by_deadline.end();
-  while (at != _by_deadline.begin() && std::prev(at)->deadline > n.deadline) --at;
-  _by_deadline.insert(at, n);
+void entry_cache::join_idle(node& n, base::clock::time_point now) {
+  n.deadline = now + _config.time_to_live;
+  _idle.push_back(n);
+  _idle_bytes += n.data.size();
 }
 
-void entry_cache::read(node& n) {
+void entry_cache::join_awaited(node& n, base::clock::time_point now) {
+  n.deadline = now + _awaited_life;
+  _awaited.push_back(n);
+}
+
+void entry_cache::read(node& n, base::clock::time_point now) {
   ++_stats.hits;
   _stats.hit_bytes += n.data.size();
   if (n.expected_reads > 0 && --n.expected_reads == 0) {
     _awaited.erase(_awaited.iterator_to(n));
-    _idle.push_back(n);
-    _idle_bytes += n.data.size();
+    join_idle(n, now);
   }
 }
 
 std::size_t entry_cache::evict_expired(base::clock::time_point now) {
+  return evict_expired_front(_idle, now) + evict_expired_front(_awaited, now);
+}
+
+std::size_t entry_cache::evict_expired_front(tier_list& tier, base::clock::time_point now) {
   std::size_t evicted = 0;
-  while (!_by_deadline.empty() && _by_deadline.begin()->deadline <= now) {
-    node& n = *_by_deadline.begin();
-    if (n.expected_reads > 0 && n.extensions < _config.max_ttl_extensions) {
-      // Extended from `now`, not from the old deadline, so an owner that checks late
-      // never extends an entry into the past.
-      _by_deadline.erase(_by_deadline.begin());
-      n.deadline = now + _config.time_to_live;
-      ++n.extensions;
-      ++_stats.ttl_extensions;
-      schedule(n);
-    } else {
-      remove(n.self, removal::expired);
-      ++evicted;
-    }
+  while (!tier.empty() && tier.front().deadline <= now) {
+    remove(tier.front().self, removal::expired);
+    ++evicted;
   }
   return evicted;
 }
@@ -189,7 +193,6 @@ entry_cache::entry_map::iterator entry_cache::remove(entry_map::iterator it, rem
   MAGNETAR_ASSERT(it != _entries.end(), "removing an entry that is not cached");
   node& n = it->second;
   const std::size_t size = n.data.size();
-  _by_deadline.erase(_by_deadline.iterator_to(n));
   if (n.expected_reads > 0) {
     _awaited.erase(_awaited.iterator_to(n));
   } else {

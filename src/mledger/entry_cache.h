@@ -2,11 +2,18 @@
 // so that tailing and slightly lagging cursors are served from memory, not from bookies.
 //
 // Modelled on upstream's RangeEntryCacheImpl with PIP-430's eviction:
-// - an entry lives for a time-to-live after insert (managedLedgerCacheEvictionTimeThresholdMillis,
-//   1 s). When the TTL passes while other cursors are still expected to read it
-//   (expected reads > 0) its life is extended by another TTL, at most max_ttl_extensions
-//   times (managedLedgerCacheEvictionExtendTTLOfEntriesWithRemainingExpectedReadsMaxTimes, 5);
-//   each read takes one expected read off, and an entry with none left goes at its TTL;
+// - an entry nobody is expected to read lives for a time-to-live
+//   (managedLedgerCacheEvictionTimeThresholdMillis, 1 s) after its insert, or after the
+//   last read that other cursors were expected to make of it;
+// - an entry that other cursors are expected to read (expected reads > 0) lives on while
+//   they are, for at most 1 + max_ttl_extensions TTLs
+//   (managedLedgerCacheEvictionExtendTTLOfEntriesWithRemainingExpectedReadsMaxTimes, 5);
+//   each read takes one expected read off, and the last one starts its final TTL.
+//   Upstream checks such an entry at every TTL and extends it by one; a life that ends at
+//   a fixed span after a state change instead keeps each tier's entries in deadline
+//   order, so expiry takes from the fronts of two lists and never visits a waiting
+//   entry (a catch-up run extended every cached entry 5 times, 15% of the topic shard's
+//   time). An entry read at the end of its life may so outlive upstream's by up to a TTL;
 // - the bytes held are bounded; over the bound, entries go in order of usefulness: those
 //   whose life is over first, then those nobody is expected to read (longest idle first),
 //   then the rest (oldest first). A new entry nobody is expected to read never displaces
@@ -63,7 +70,6 @@ struct entry_cache_stats {
   // Not cached: larger than the whole cache, or no room without displacing entries that
   // are more useful. (Inserting an already cached position is neither.)
   std::uint64_t rejected_inserts = 0;
-  std::uint64_t ttl_extensions = 0;
   // Removals by reason.
   std::uint64_t evicted_expired = 0;
   std::uint64_t evicted_for_size = 0;
@@ -106,9 +112,8 @@ class entry_cache {
   // Whether `pos` is cached, without counting a read.
   bool contains(position pos) const { return _entries.contains(pos); }
 
-  // Ends the life of every entry whose TTL has passed at `now` (from this cache's clock),
-  // or extends it when reads are still expected and extensions are left. Returns how many
-  // entries were evicted.
+  // Ends the life of every entry whose life is over at `now` (from this cache's clock).
+  // Returns how many entries were evicted.
   std::size_t evict_expired(base::clock::time_point now);
   // Evicts, in eviction order, until at most `max_bytes` are held; returns how many went.
   std::size_t shrink_to(std::size_t max_bytes);
@@ -129,32 +134,30 @@ class entry_cache {
     position pos;
     entry_map::iterator self;  // its place in the map: an eviction needs no lookup
     wire::shared_bytes data;
+    // When its life ends, unless its tier changes first.
     base::clock::time_point deadline;
     std::uint32_t expected_reads = 0;
-    std::uint32_t extensions = 0;
-    boost::intrusive::list_member_hook<> deadline_hook;
     // In _idle or _awaited.
     boost::intrusive::list_member_hook<> tier_hook;
   };
-  // In deadline order, equal deadlines in the order they were set. A list, not a tree:
-  // every deadline is set to now + TTL, so a new one goes at (or within a step of) the
-  // end, and expiry takes from the front. The tree's rebalancing on every insert and
-  // erase was 4% of a topic shard's time in the catch-up scenario.
-  using deadline_index = boost::intrusive::list<
-      node, boost::intrusive::member_hook<node, boost::intrusive::list_member_hook<>, &node::deadline_hook>>;
+  // Each tier in the order its entries joined it, which is deadline order: a tier gives
+  // every entry that joins it the same span from the clock's now.
   using tier_list = boost::intrusive::list<
       node, boost::intrusive::member_hook<node, boost::intrusive::list_member_hook<>, &node::tier_hook>>;
 
-  void read(node& n);
-  void schedule(node& n);
+  void read(node& n, base::clock::time_point now);
+  void join_idle(node& n, base::clock::time_point now);
+  void join_awaited(node& n, base::clock::time_point now);
+  std::size_t evict_expired_front(tier_list& tier, base::clock::time_point now);
   bool make_room(std::size_t incoming, bool may_displace_awaited);
   std::size_t evict_front(tier_list& tier, std::size_t max_bytes);
   entry_map::iterator remove(entry_map::iterator it, removal why);
 
   const entry_cache_config _config;
   const base::clock& _clock;
+  // How long an entry lives while other cursors are expected to read it.
+  const base::clock::duration _awaited_life;
   entry_map _entries;
-  deadline_index _by_deadline;
   // Nobody is expected to read these: evicted first, in the order they became idle.
   tier_list _idle;
   // Reads are expected: evicted last, oldest first.

@@ -86,7 +86,7 @@ void evict_expired_batch(benchmark::State& state) {
 }
 BENCHMARK(evict_expired_batch)->Arg(10'000);
 
-// Expiry of entries whose reads are still expected: each sweep extends them instead.
+// Expiry sweeps while entries' reads are still expected: a sweep does not visit them.
 void extend_expired_batch(benchmark::State& state) {
   const auto batch = state.range(0);
   base::manual_clock clock;

@@ -115,7 +115,6 @@ TEST_F(entry_cache_test, an_entry_with_expected_reads_has_its_ttl_extended) {
   cache().insert(pos(1, 0), bytes_of(10), 2);
   EXPECT_EQ(advance_and_expire(1s), 0u);
   EXPECT_TRUE(cache().contains(pos(1, 0)));
-  EXPECT_EQ(cache().stats().ttl_extensions, 1u);
 }
 
 TEST_F(entry_cache_test, the_ttl_is_extended_at_most_max_ttl_extensions_times) {
@@ -125,7 +124,6 @@ TEST_F(entry_cache_test, the_ttl_is_extended_at_most_max_ttl_extensions_times) {
   }
   EXPECT_EQ(advance_and_expire(1s), 1u);
   EXPECT_FALSE(cache().contains(pos(1, 0)));
-  EXPECT_EQ(cache().stats().ttl_extensions, 5u);
 }
 
 TEST_F(entry_cache_test, with_no_extensions_allowed_expected_reads_do_not_extend_the_ttl) {
@@ -145,14 +143,6 @@ TEST_F(entry_cache_test, each_read_takes_one_expected_read_off) {
   EXPECT_TRUE(cache().contains(pos(1, 1)));
 }
 
-TEST_F(entry_cache_test, an_entry_read_by_all_expected_readers_goes_at_its_extended_ttl) {
-  cache().insert(pos(1, 0), bytes_of(10), 1);
-  ASSERT_EQ(advance_and_expire(1s), 0u);
-  cache().get(pos(1, 0));
-  EXPECT_EQ(advance_and_expire(999ms), 0u);
-  EXPECT_EQ(advance_and_expire(1ms), 1u);
-}
-
 TEST_F(entry_cache_test, reads_through_get_range_take_expected_reads_off) {
   cache().insert(pos(1, 0), bytes_of(10), 1);
   cache().insert(pos(1, 1), bytes_of(10), 1);
@@ -168,17 +158,25 @@ TEST_F(entry_cache_test, an_expected_read_added_later_keeps_an_entry_past_its_tt
   EXPECT_TRUE(cache().contains(pos(1, 0)));
 }
 
-TEST_F(entry_cache_test, an_entry_extended_from_a_check_ahead_of_the_clock_expires_after_later_inserts) {
-  // The expiry check is told a time 1.5 s ahead of the clock: the extended entry's new
-  // deadline (2.5 s) is later than the next insert's (1 s), and expiry keeps their order.
+TEST_F(entry_cache_test, an_entry_goes_a_ttl_after_its_last_expected_read) {
   cache().insert(pos(1, 0), bytes_of(10), 1);
-  ASSERT_EQ(cache().evict_expired(_clock.now() + 1500ms), 0u);
-  cache().get(pos(1, 0));  // read as expected: it goes at its extended deadline
+  ASSERT_EQ(advance_and_expire(2500ms), 0u);
+  cache().get(pos(1, 0));
+  EXPECT_EQ(advance_and_expire(999ms), 0u);
+  EXPECT_EQ(advance_and_expire(1ms), 1u);
+}
+
+TEST_F(entry_cache_test, expiry_takes_idle_and_awaited_entries_each_at_their_own_deadline) {
+  cache().insert(pos(1, 0), bytes_of(10), 2);
   cache().insert(pos(1, 1), bytes_of(10), 0);
-  EXPECT_EQ(advance_and_expire(1s), 1u);
+  _clock.advance(500ms);
+  cache().insert(pos(1, 2), bytes_of(10), 0);
+  EXPECT_EQ(advance_and_expire(500ms), 1u);
   EXPECT_FALSE(cache().contains(pos(1, 1)));
-  EXPECT_TRUE(cache().contains(pos(1, 0)));
-  EXPECT_EQ(advance_and_expire(1500ms), 1u);
+  EXPECT_EQ(advance_and_expire(500ms), 1u);
+  EXPECT_FALSE(cache().contains(pos(1, 2)));
+  EXPECT_EQ(advance_and_expire(4499ms), 0u);
+  EXPECT_EQ(advance_and_expire(1ms), 1u);
   EXPECT_FALSE(cache().contains(pos(1, 0)));
 }
 
