@@ -10,17 +10,20 @@ namespace magnetar::mledger {
 
 namespace {
 
-// 1 + max_ttl_extensions TTLs; at most a million of them (11 days at 1 s), an endless
-// life for a cache, so that a huge setting cannot overflow the clock.
+// 1 + max_ttl_extensions TTLs, at most a quarter of the clock's range: a huge setting is
+// an endless life, and deadlines (now + life) never overflow.
 base::clock::duration awaited_life_of(const entry_cache_config& config) {
-  return config.time_to_live * std::min<std::int64_t>(std::int64_t{1} + config.max_ttl_extensions, 1'000'000);
+  const auto ttl = config.time_to_live.count();
+  if (ttl <= 0) return config.time_to_live;  // refused by the constructor
+  const std::int64_t most = base::clock::duration::max().count() / 4 / ttl;
+  return config.time_to_live * std::min<std::int64_t>(std::int64_t{1} + config.max_ttl_extensions, std::max<std::int64_t>(most, 1));
 }
 
 }  // namespace
 
 entry_cache::entry_cache(entry_cache_config config, const base::clock& clock)
     : _config(config), _clock(clock), _awaited_life(awaited_life_of(config)) {
-  // A zero TTL would extend an entry to the instant it expired, forever.
+  // With a zero TTL every entry would go at the next expiry check: a cache that holds nothing.
   MAGNETAR_ASSERT(_config.time_to_live > base::clock::duration::zero(), "entry cache TTL must be positive");
   if (_config.budget) _config.budget->join(*this);
 }

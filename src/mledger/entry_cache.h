@@ -7,8 +7,10 @@
 //   last read that other cursors were expected to make of it;
 // - an entry that other cursors are expected to read (expected reads > 0) lives on while
 //   they are, for at most 1 + max_ttl_extensions TTLs
-//   (managedLedgerCacheEvictionExtendTTLOfEntriesWithRemainingExpectedReadsMaxTimes, 5);
-//   each read takes one expected read off, and the last one starts its final TTL.
+//   (managedLedgerCacheEvictionExtendTTLOfEntriesWithRemainingExpectedReadsMaxTimes, 5)
+//   from its insert, or from the expect_read() that made it awaited again; each read
+//   takes one expected read off, and the last one starts its final TTL (so at most
+//   7 TTLs in all with the defaults, and a redelivered entry starts over).
 //   Upstream checks such an entry at every TTL and extends it by one; a life that ends at
 //   a fixed span after a state change instead keeps each tier's entries in deadline
 //   order, so expiry takes from the fronts of two lists and never visits a waiting
@@ -16,7 +18,7 @@
 //   time). An entry read at the end of its life may so outlive upstream's by up to a TTL;
 // - the bytes held are bounded; over the bound, entries go in order of usefulness: those
 //   whose life is over first, then those nobody is expected to read (longest idle first),
-//   then the rest (oldest first). A new entry nobody is expected to read never displaces
+//   then the rest (in the order they became awaited). A new entry nobody is expected to read never displaces
 //   one that somebody is: it is not cached instead.
 // Expiry happens in evict_expired(), which the owner calls periodically (upstream: every
 // 10 ms) and insert() calls when it needs room; until then an expired entry still serves.
@@ -88,7 +90,8 @@ class entry_cache {
  public:
   enum class insert_result { inserted, already_cached, too_large, no_room };
 
-  // `clock` stamps inserts and judges expiry when insert needs room; it must outlive the cache.
+  // `clock` stamps the moments entries join a tier (insert, the last expected read,
+  // expect_read) and judges expiry when insert needs room; it must outlive the cache.
   entry_cache(entry_cache_config config, const base::clock& clock);
   ~entry_cache();
   entry_cache(const entry_cache&) = delete;
@@ -160,7 +163,7 @@ class entry_cache {
   entry_map _entries;
   // Nobody is expected to read these: evicted first, in the order they became idle.
   tier_list _idle;
-  // Reads are expected: evicted last, oldest first.
+  // Reads are expected: evicted last, in the order they became awaited.
   tier_list _awaited;
   std::size_t _idle_bytes = 0;
   entry_cache_stats _stats;

@@ -111,16 +111,16 @@ TEST_F(entry_cache_test, an_entry_nobody_is_expected_to_read_is_evicted_when_its
   EXPECT_EQ(cache().stats().evicted_expired, 1u);
 }
 
-TEST_F(entry_cache_test, an_entry_with_expected_reads_has_its_ttl_extended) {
+TEST_F(entry_cache_test, an_entry_with_expected_reads_outlives_its_ttl) {
   cache().insert(pos(1, 0), bytes_of(10), 2);
   EXPECT_EQ(advance_and_expire(1s), 0u);
   EXPECT_TRUE(cache().contains(pos(1, 0)));
 }
 
-TEST_F(entry_cache_test, the_ttl_is_extended_at_most_max_ttl_extensions_times) {
+TEST_F(entry_cache_test, an_awaited_entry_lives_at_most_1_plus_max_ttl_extensions_ttls) {
   cache().insert(pos(1, 0), bytes_of(10), 3);
-  for (int extension = 1; extension <= 5; ++extension) {
-    ASSERT_EQ(advance_and_expire(1s), 0u) << "TTL " << extension;
+  for (int ttl = 1; ttl <= 5; ++ttl) {
+    ASSERT_EQ(advance_and_expire(1s), 0u) << "TTL " << ttl;
   }
   EXPECT_EQ(advance_and_expire(1s), 1u);
   EXPECT_FALSE(cache().contains(pos(1, 0)));
@@ -129,7 +129,16 @@ TEST_F(entry_cache_test, the_ttl_is_extended_at_most_max_ttl_extensions_times) {
 TEST_F(entry_cache_test, with_no_extensions_allowed_expected_reads_do_not_extend_the_ttl) {
   make_cache(config_of(1 << 20, 0));
   cache().insert(pos(1, 0), bytes_of(10), 3);
-  EXPECT_EQ(advance_and_expire(1s), 1u);
+  EXPECT_EQ(advance_and_expire(999ms), 0u);
+  EXPECT_EQ(advance_and_expire(1ms), 1u);
+}
+
+TEST_F(entry_cache_test, a_read_that_leaves_reads_expected_does_not_restart_the_awaited_life) {
+  cache().insert(pos(1, 0), bytes_of(10), 2);
+  ASSERT_EQ(advance_and_expire(3s), 0u);
+  cache().get(pos(1, 0));
+  EXPECT_EQ(advance_and_expire(2999ms), 0u);
+  EXPECT_EQ(advance_and_expire(1ms), 1u);
 }
 
 TEST_F(entry_cache_test, each_read_takes_one_expected_read_off) {
@@ -146,8 +155,39 @@ TEST_F(entry_cache_test, each_read_takes_one_expected_read_off) {
 TEST_F(entry_cache_test, reads_through_get_range_take_expected_reads_off) {
   cache().insert(pos(1, 0), bytes_of(10), 1);
   cache().insert(pos(1, 1), bytes_of(10), 1);
+  _clock.advance(500ms);
   cache().get_range(pos(1, 0), pos(1, 1));
-  EXPECT_EQ(advance_and_expire(1s), 2u);
+  // A TTL from the read, not from the insert.
+  EXPECT_EQ(advance_and_expire(999ms), 0u);
+  EXPECT_EQ(advance_and_expire(1ms), 2u);
+}
+
+TEST_F(entry_cache_test, an_idle_entry_expected_again_lives_the_awaited_span_from_then) {
+  cache().insert(pos(1, 0), bytes_of(10), 0);
+  _clock.advance(500ms);
+  ASSERT_TRUE(cache().expect_read(pos(1, 0)));
+  EXPECT_TRUE(cache().expect_read(pos(1, 0)));  // already awaited: its deadline stays
+  EXPECT_EQ(advance_and_expire(5999ms), 0u);
+  EXPECT_EQ(advance_and_expire(1ms), 1u);
+}
+
+TEST_F(entry_cache_test, an_entry_expected_again_no_longer_counts_as_idle_room) {
+  // 100 bytes of room: the entry, once awaited, may not be displaced by an idle one.
+  make_cache(config_of(100));
+  cache().insert(pos(1, 0), bytes_of(100), 0);
+  ASSERT_TRUE(cache().expect_read(pos(1, 0)));
+  EXPECT_EQ(cache().insert(pos(1, 1), bytes_of(100), 0), insert_result::no_room);
+  EXPECT_TRUE(cache().contains(pos(1, 0)));
+}
+
+TEST_F(entry_cache_test, deadlines_come_from_the_clock_not_from_an_expiry_checks_now) {
+  // A check told a time ahead of the clock evicts what is due by then, but the read
+  // after it still counts its TTL from the clock.
+  cache().insert(pos(1, 0), bytes_of(10), 1);
+  ASSERT_EQ(cache().evict_expired(_clock.now() + 1500ms), 0u);
+  cache().get(pos(1, 0));
+  EXPECT_EQ(advance_and_expire(999ms), 0u);
+  EXPECT_EQ(advance_and_expire(1ms), 1u);
 }
 
 TEST_F(entry_cache_test, an_expected_read_added_later_keeps_an_entry_past_its_ttl) {
