@@ -74,7 +74,7 @@ std::optional<wire::shared_bytes> entry_cache::get(position pos) {
     ++_stats.misses;
     return std::nullopt;
   }
-  read(it->second, _clock.now());
+  read(it->second);
   return it->second.data;
 }
 
@@ -85,11 +85,10 @@ std::vector<cached_entry> entry_cache::get_range(position first, position last) 
   std::vector<cached_entry> out;
   out.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(wanted, _entries.size())));
   auto it = _entries.find(first);
-  const auto now = _clock.now();
   for (std::uint64_t i = 0; i < wanted; ++i, ++it) {
     const position expected(first.ledger(), entry_id(first.entry().value() + static_cast<std::int64_t>(i)));
     if (it == _entries.end() || it->first != expected) break;
-    read(it->second, now);
+    read(it->second);
     out.push_back({expected, it->second.data});
   }
   _stats.misses += wanted - out.size();
@@ -119,12 +118,13 @@ void entry_cache::join_awaited(node& n, base::clock::time_point now) {
   _awaited.push_back(n);
 }
 
-void entry_cache::read(node& n, base::clock::time_point now) {
+void entry_cache::read(node& n) {
   ++_stats.hits;
   _stats.hit_bytes += n.data.size();
   if (n.expected_reads > 0 && --n.expected_reads == 0) {
     _awaited.erase(_awaited.iterator_to(n));
-    join_idle(n, now);
+    // The clock is read only here, for the last expected read: most reads change no tier.
+    join_idle(n, _clock.now());
   }
 }
 

@@ -148,7 +148,7 @@ class entry_cache {
   using tier_list = boost::intrusive::list<
       node, boost::intrusive::member_hook<node, boost::intrusive::list_member_hook<>, &node::tier_hook>>;
 
-  void read(node& n, base::clock::time_point now);
+  void read(node& n);
   void join_idle(node& n, base::clock::time_point now);
   void join_awaited(node& n, base::clock::time_point now);
   std::size_t evict_expired_front(tier_list& tier, base::clock::time_point now);
