@@ -22,6 +22,11 @@ void add_launcher_commands([[maybe_unused]] CLI::App& app, [[maybe_unused]] laun
       ->capture_default_str()
       ->check(CLI::Range(1, 3600));
   run->add_option("--magnetar-bin", o.magnetar_bin, "The magnetar binary (default: beside magnetar-perf)");
+  run->add_option("--workload-nice", o.workload_nice,
+                  "Nice steps below the launcher for the gateways and applications, so that a broker on "
+                  "the same machine comes first (0: same priority)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 19));
   // A test hook, hidden from --help (an empty group): the run must then fail.
   run->add_flag("--drop-one-message", o.drop_one_message, "The applications forget one message")->group("");
 

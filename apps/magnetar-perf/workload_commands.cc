@@ -2,6 +2,9 @@
 
 #include "perf/workload/applications.h"
 #include "perf/workload/gateways.h"
+#include "perf/workload/priority.h"
+
+#include <fmt/format.h>
 
 namespace magnetar::perf {
 
@@ -16,6 +19,7 @@ void add_workload_commands(CLI::App& app, workload_commands& commands) {
     command->add_option("--coordination-dir", o.coordination_dir, "Shared marker directory (default OUTPUT/coordination)");
     command->add_option("--service-url", o.service_url, "Broker service URL")->capture_default_str();
     command->add_option("--events", o.events_file, "The run's events.csv to append to");
+    command->add_option("--nice", o.nice, "Run this many nice steps below the caller")->check(CLI::Range(0, 19));
   }
   commands.consume->add_flag("--drop-one-message", o.drop_one_message,
                              "Test hook: forget one received message so that the run must fail");
@@ -24,6 +28,10 @@ void add_workload_commands(CLI::App& app, workload_commands& commands) {
 int run_workload_command(const workload_commands& commands) {
   auto options = commands.options;
   if (options.coordination_dir.empty()) options.coordination_dir = options.output / "coordination";
+  // A run at the broker's priority is still a valid run: it goes on, with a warning.
+  if (auto lowered = lower_priority(options.nice); !lowered) {
+    fmt::print(stderr, "magnetar-perf: could not lower this workload's priority: {}\n", lowered.error().message());
+  }
   if (commands.produce->parsed()) return run_gateways(options);
   if (commands.consume->parsed()) return run_applications(options);
   return -1;

@@ -1,5 +1,7 @@
 #include "perf/launcher/run_plan.h"
 
+#include <string>
+
 namespace magnetar::perf {
 
 namespace fs = std::filesystem;
@@ -31,6 +33,10 @@ child_spec workload_spec(workload_kind kind, const workload_paths& paths, bool d
                            (paths.run_dir / "events.csv").string()},
                   .environment = {env.begin(), env.end()},
                   .log_file = paths.run_dir / "workloads" / (std::string(folder) + ".log")};
+  if (paths.nice > 0) {
+    spec.args.emplace_back("--nice");
+    spec.args.push_back(std::to_string(paths.nice));
+  }
   if (!gateways && drop_one_message) spec.args.emplace_back("--drop-one-message");
   return spec;
 }

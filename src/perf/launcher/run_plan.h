@@ -29,10 +29,11 @@ struct workload_paths {
   std::filesystem::path run_dir;
   std::string run_id;
   std::string service_url;
+  int nice = 0;  // steps below the launcher's priority; 0: the same
 };
 
 // `magnetar-perf iot-produce|iot-consume --config F --output D --run-id ID
-// --coordination-dir C --service-url U --events E [--drop-one-message]`, its output in
+// --coordination-dir C --service-url U --events E [--nice N] [--drop-one-message]`, its output in
 // workloads/<gateways|applications>.log, `env` added to its environment.
 child_spec workload_spec(workload_kind kind, const workload_paths& paths, bool drop_one_message,
                          const std::map<std::string, std::string>& env);

@@ -179,6 +179,7 @@ int run_scenario(const launcher_options& options) {
                 .scenario = fs::absolute(options.scenario),
                 .started_at = started_at,
                 .standalone = own_standalone,
+                .workload_nice = options.workload_nice,
                 .host = read_host_info(),
                 .magnetar_version = std::string(base::version())};
   std::vector<std::string> setup_failures;
@@ -214,7 +215,7 @@ int run_scenario(const launcher_options& options) {
   inputs.applications.log = (run.root / "workloads" / "applications.log").string();
   if (setup_failures.empty()) {
     const workload_paths paths{.program = self_executable(), .run_dir = run.root, .run_id = run.run_id,
-                               .service_url = info.service_url};
+                               .service_url = info.service_url, .nice = options.workload_nice};
     auto applications = child_process::start(workload_spec(workload_kind::applications, paths,
                                                            options.drop_one_message, iot.applications.env));
     auto gateways = applications ? child_process::start(workload_spec(workload_kind::gateways, paths, false,

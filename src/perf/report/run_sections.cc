@@ -43,6 +43,14 @@ section settings_section(const run_data& run) {
     t.rows.push_back({"Cluster", standalone->get<bool>() ? "a standalone the launcher started"
                                                           : "given by --service-url"});
   }
+  if (auto nice = run.run_info ? run.run_info->find("workloadNice") : nlohmann::json::const_iterator{};
+      run.run_info && nice != run.run_info->end() && nice->is_number_integer()) {
+    const int steps = nice->get<int>();
+    t.rows.push_back({"Workload priority", steps > 0 ? fmt::format("nice +{} from the launcher: a broker on this "
+                                                                   "machine comes first",
+                                                                   steps)
+                                                     : std::string("the launcher's")});
+  }
   for (const auto& setting : run.settings) t.rows.push_back({setting.name, setting.value});
   std::error_code ec;
   if (fs::is_regular_file(run.dir / "resolved-config.yaml", ec)) {

@@ -41,6 +41,17 @@ TEST(run_plan, only_the_applications_get_the_drop_hook) {
   EXPECT_EQ(workload_spec(workload_kind::applications, paths, false, {}).args.back(), "/r/events.csv");
 }
 
+TEST(run_plan, a_workload_told_to_step_down_gets_its_nice_steps) {
+  const workload_paths paths{.program = "p", .run_dir = "/r", .run_id = "abc", .service_url = "u", .nice = 10};
+  const auto gateways = workload_spec(workload_kind::gateways, paths, false, {});
+  ASSERT_GE(gateways.args.size(), 2u);
+  EXPECT_EQ(gateways.args[gateways.args.size() - 2], "--nice");
+  EXPECT_EQ(gateways.args.back(), "10");
+  const auto applications = workload_spec(workload_kind::applications, paths, true, {});
+  EXPECT_EQ(applications.args[applications.args.size() - 3], "--nice");
+  EXPECT_EQ(applications.args.back(), "--drop-one-message");
+}
+
 TEST(run_plan, a_comparison_goes_into_the_second_run) {
   EXPECT_EQ(default_comparison_dir("runs/d/n/12-01-10-00-00/", "runs/d/n/12-01-11-00-00"),
             "runs/d/n/12-01-11-00-00/compare-12-01-10-00-00");
@@ -55,6 +66,7 @@ TEST(run_info, has_the_readme_fields) {
                 .service_url = "pulsar://h:1",
                 .admin_url = "http://h:2",
                 .standalone = true,
+                .workload_nice = 10,
                 .magnetar_version = "0.1.0"};
   info.verdict = {.passed = false, .failures = {"missing messages: a"}, .missing_messages = {{"a", 1}}};
   const auto json = to_json(info);
@@ -62,6 +74,7 @@ TEST(run_info, has_the_readme_fields) {
   EXPECT_EQ(json["startedAt"], "2026-12-01T10:20:30Z");
   EXPECT_EQ(json["finishedAt"], "2026-12-01T10:21:30Z");
   EXPECT_EQ(json["standalone"], true);
+  EXPECT_EQ(json["workloadNice"], 10);
   EXPECT_EQ(json["passed"], false);
   EXPECT_EQ(json["failures"][0], "missing messages: a");
   EXPECT_EQ(json["missingMessages"]["a"], 1);

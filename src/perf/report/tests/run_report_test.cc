@@ -93,6 +93,11 @@ TEST_F(run_report_test, readme_shows_settings_correctness_throughput_and_host) {
   EXPECT_THAT(text, HasSubstr("| Memory | 8.0 GiB |"));
 }
 
+TEST_F(run_report_test, settings_say_at_what_priority_the_workloads_ran) {
+  write_report();
+  EXPECT_THAT(readme(), HasSubstr("| Workload priority | nice +10 from the launcher: a broker on this machine comes first |"));
+}
+
 TEST_F(run_report_test, latency_table_has_publish_and_each_application) {
   write_report();
   auto text = readme();

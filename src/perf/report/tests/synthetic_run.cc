@@ -70,7 +70,7 @@ void write_synthetic_run(const fs::path& dir, const synthetic_run_options& o) {
   write(dir / "run-info.json",
         fmt::format(R"({{"runId": "{}", "name": "{}", "scenario": "/work/scenarios/{}.yaml",
  "startedAt": "2026-09-21T10:13:20Z", "finishedAt": "2026-09-21T10:13:50Z",
- "serviceUrl": "pulsar://127.0.0.1:6650", "adminUrl": "http://127.0.0.1:8080", "standalone": true,
+ "serviceUrl": "pulsar://127.0.0.1:6650", "adminUrl": "http://127.0.0.1:8080", "standalone": true, "workloadNice": 10,
  "host": {{"hostname": "perf-host", "cpus": 2, "memoryBytes": 8589934592, "kernel": "6.1.0-18-amd64",
            "cpuModel": "Example CPU @ 3.0GHz"}},
  "magnetarVersion": "0.6.0-test", "passed": {}, "failures": [{}], "missingMessages": {{{}}}}})",
