@@ -32,7 +32,6 @@
 #pragma once
 
 #include "base/clock.h"
-#include "base/histogram.h"
 #include "base/result.h"
 #include "base/stats_buckets.h"
 #include "io/asio.h"
@@ -195,8 +194,7 @@ class managed_ledger {
   managed_ledger_stats stats() const;
   // Drops every cached entry (memory pressure; benchmarks of reads from storage).
   void clear_cache() { _cache.clear(); }
-  // Microseconds from add_entry to its completion, successful adds only.
-  const base::histogram& add_latency_us() const { return _add_latency_us; }
+  // Running totals of the successful adds' latencies and sizes.
   const storage_write_stats& write_stats() const { return _write_stats; }
 
  private:
@@ -305,7 +303,6 @@ class managed_ledger {
   bool _trim_wanted = false;
 
   managed_ledger_stats _counters;
-  base::histogram _add_latency_us{60'000'000, 2};
   storage_write_stats _write_stats;
 };
 

@@ -93,7 +93,6 @@ void managed_ledger::complete(const std::shared_ptr<pending_add>& op, result<pos
     const auto now = _clock.now();
     const auto us = std::max<std::int64_t>(
         std::chrono::duration_cast<std::chrono::microseconds>(now - op->started).count(), 0);
-    _add_latency_us.record(us);
     _write_stats.add_latency_us.record(us);
     _write_stats.ledger_add_latency_us.record(std::max<std::int64_t>(
         std::chrono::duration_cast<std::chrono::microseconds>(now - op->sent_at).count(), 0));
