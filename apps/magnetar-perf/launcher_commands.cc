@@ -23,8 +23,8 @@ void add_launcher_commands([[maybe_unused]] CLI::App& app, [[maybe_unused]] laun
       ->check(CLI::Range(1, 3600));
   run->add_option("--magnetar-bin", o.magnetar_bin, "The magnetar binary (default: beside magnetar-perf)");
   run->add_option("--workload-nice", o.workload_nice,
-                  "Nice steps below the launcher for the gateways and applications, so that a broker on "
-                  "the same machine comes first (0: same priority)")
+                  "Nice steps below the launcher for the gateways and applications, so that the "
+                  "standalone it starts weighs more than they do (0: same priority)")
       ->capture_default_str()
       ->check(CLI::Range(0, 19));
   // A test hook, hidden from --help (an empty group): the run must then fail.

@@ -26,15 +26,15 @@ void add_workload_commands(CLI::App& app, workload_commands& commands) {
 }
 
 int run_workload_command(const workload_commands& commands) {
+  if (!commands.produce->parsed() && !commands.consume->parsed()) return -1;
   auto options = commands.options;
   if (options.coordination_dir.empty()) options.coordination_dir = options.output / "coordination";
-  // A run at the broker's priority is still a valid run: it goes on, with a warning.
+  // Before any thread starts. A run at the broker's priority is still a valid run: it
+  // goes on, with a warning.
   if (auto lowered = lower_priority(options.nice); !lowered) {
     fmt::print(stderr, "magnetar-perf: could not lower this workload's priority: {}\n", lowered.error().message());
   }
-  if (commands.produce->parsed()) return run_gateways(options);
-  if (commands.consume->parsed()) return run_applications(options);
-  return -1;
+  return commands.produce->parsed() ? run_gateways(options) : run_applications(options);
 }
 
 }  // namespace magnetar::perf

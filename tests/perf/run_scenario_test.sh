@@ -2,7 +2,8 @@
 # End to end: `magnetar-perf run` of the tiny scenario against a standalone of its own.
 #   run_scenario_test.sh MAGNETAR_PERF MAGNETAR SCENARIO pass|drop|bad-key|catch-up
 # pass:    the run passes, and its report (README.md, index.html, charts) exists;
-#          `magnetar-perf report` writes it again.
+#          `magnetar-perf report` writes it again; the workloads ran below the launcher's
+#          priority.
 # catch-up: a scenario with late applications (tiny-catch-up.yaml) passes; every late
 #          application joined and caught up, the report's Catch-up section has a row for
 #          each, and the broker's cache counters were sampled.
@@ -31,6 +32,11 @@ case "$mode" in
     grep -q PASSED "$run_dir/README.md" || fail "README.md does not say PASSED"
     grep -q '"passed": true' "$run_dir/run-info.json" || fail "run-info.json does not say passed"
     grep -q "$run_dir" "$reports/out.txt" || fail "the report's path was not printed"
+    # The workloads ran 10 nice steps below the launcher (fewer only near nice 19).
+    own_nice=$(nice)
+    expected_steps=$(( own_nice + 10 > 19 ? 19 - own_nice : 10 ))
+    [[ $(jq .workloadNice "$run_dir/run-info.json") == "$expected_steps" ]] || fail "run-info.json's workloadNice is not $expected_steps"
+    ! grep -q "could not lower" "$run_dir"/workloads/*.log || fail "a workload could not lower its priority"
     # `report` writes the report again from the run's files.
     rm "$run_dir/README.md" "$run_dir/index.html"
     "$perf" report "$run_dir" > "$reports/report.txt" 2>&1 || { cat "$reports/report.txt"; fail "report failed"; }

@@ -21,8 +21,8 @@ struct launcher_options {
   std::optional<std::filesystem::path> magnetar_bin;  // --magnetar-bin
   // --workload-nice: how many nice steps below the launcher (and the standalone it
   // starts) the gateways and applications run. They share this machine's CPUs with the
-  // broker, where upstream's framework gives them machines of their own: the broker
-  // comes first, the load generators take what it leaves. 0 runs them alongside.
+  // broker, where upstream's framework gives them machines of their own: the broker gets
+  // the larger weight, the load generators what it leaves. 0 runs them alongside.
   int workload_nice = 10;
   bool drop_one_message = false;                   // hidden test hook, passed to iot-consume
 };

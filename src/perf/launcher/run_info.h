@@ -25,7 +25,7 @@ struct run_info {
   std::string service_url;
   std::string admin_url;
   bool standalone = false;
-  int workload_nice = 0;  // the workloads' nice steps below the launcher
+  int workload_nice = 0;  // the workloads' nice steps below the launcher, as the kernel allows them
   host_info host;
   std::string magnetar_version;
   run_verdict verdict;

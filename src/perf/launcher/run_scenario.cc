@@ -15,6 +15,7 @@
 #include "perf/launcher/standalone_process.h"
 #include "perf/launcher/topic_stats_sampler.h"
 #include "perf/measure/device_state.h"
+#include "perf/workload/priority.h"
 #include "perf/report/run_report.h"
 #include "perf/scenario/scenario_loader.h"
 
@@ -179,7 +180,7 @@ int run_scenario(const launcher_options& options) {
                 .scenario = fs::absolute(options.scenario),
                 .started_at = started_at,
                 .standalone = own_standalone,
-                .workload_nice = options.workload_nice,
+                .workload_nice = available_nice_steps(options.workload_nice),
                 .host = read_host_info(),
                 .magnetar_version = std::string(base::version())};
   std::vector<std::string> setup_failures;

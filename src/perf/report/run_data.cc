@@ -175,6 +175,22 @@ void load_settings(run_data& data, const YAML::Node& config) {
   }
 }
 
+// What run-info.json says of how the run ran, ahead of the scenario's settings: a
+// comparison shows them too (the workloads' priority moves the figures as much as a
+// setting). An older run's file lacks workloadNice: no row.
+void load_run_settings(run_data& data) {
+  if (!data.run_info) return;
+  const auto& info = *data.run_info;
+  if (auto it = info.find("standalone"); it != info.end() && it->is_boolean()) {
+    data.settings.push_back({"Cluster", it->get<bool>() ? "a standalone the launcher started" : "given by --service-url"});
+  }
+  if (auto it = info.find("workloadNice"); it != info.end() && it->is_number_integer()) {
+    const int steps = it->get<int>();
+    data.settings.push_back(
+        {"Workload priority", steps > 0 ? fmt::format("{} nice steps below the launcher", steps) : "same as the launcher"});
+  }
+}
+
 void load_config(run_data& data, loader& files, std::set<std::string, decltype(&natural_less)>& subscriptions) {
   auto content = files.text("resolved-config.yaml");
   if (!content) return;
@@ -363,6 +379,7 @@ result<run_data> load_run_data(const fs::path& dir) {
     data.name = absolute.parent_path().filename().string();
   }
 
+  load_run_settings(data);
   std::set<std::string, decltype(&natural_less)> subscriptions(&natural_less);
   load_config(data, files, subscriptions);
   if (auto text = files.text("events.csv")) data.events = parse_events(*text);

@@ -66,7 +66,8 @@ struct application_data {
   std::size_t violation_samples = 0;
 };
 
-// A key setting of resolved-config.yaml, for the settings table.
+// A key setting of the run (run-info.json's cluster and workload priority, then
+// resolved-config.yaml's), for the settings table.
 struct setting {
   std::string name;
   std::string value;

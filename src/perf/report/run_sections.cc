@@ -38,19 +38,6 @@ section settings_section(const run_data& run) {
   section s{"Settings", {}};
   table t{{"Setting", "Value"}, {false, false}, {}};
   if (auto scenario = text(run.run_info, "scenario")) t.rows.push_back({"Scenario", code(*scenario)});
-  if (auto standalone = run.run_info ? run.run_info->find("standalone") : nlohmann::json::const_iterator{};
-      run.run_info && standalone != run.run_info->end() && standalone->is_boolean()) {
-    t.rows.push_back({"Cluster", standalone->get<bool>() ? "a standalone the launcher started"
-                                                          : "given by --service-url"});
-  }
-  if (auto nice = run.run_info ? run.run_info->find("workloadNice") : nlohmann::json::const_iterator{};
-      run.run_info && nice != run.run_info->end() && nice->is_number_integer()) {
-    const int steps = nice->get<int>();
-    t.rows.push_back({"Workload priority", steps > 0 ? fmt::format("nice +{} from the launcher: a broker on this "
-                                                                   "machine comes first",
-                                                                   steps)
-                                                     : std::string("the launcher's")});
-  }
   for (const auto& setting : run.settings) t.rows.push_back({setting.name, setting.value});
   std::error_code ec;
   if (fs::is_regular_file(run.dir / "resolved-config.yaml", ec)) {

@@ -17,8 +17,9 @@ struct workload_options {
   // Test hook for the launcher's state comparison: each application forgets the last
   // message it received of one device, so its state ends one short of the gateways'.
   bool drop_one_message = false;
-  // Nice steps below the launcher's priority, taken before any thread starts (so that
-  // every thread has them); 0 keeps it.
+  // Nice steps below the launcher's priority; 0 keeps it. The command line's entry point
+  // (run_workload_command) takes them before any thread starts, so that every thread
+  // has them; run_gateways and run_applications don't.
   int nice = 0;
 };
 

@@ -49,6 +49,7 @@ TEST(run_plan, a_workload_told_to_step_down_gets_its_nice_steps) {
   EXPECT_EQ(gateways.args.back(), "10");
   const auto applications = workload_spec(workload_kind::applications, paths, true, {});
   EXPECT_EQ(applications.args[applications.args.size() - 3], "--nice");
+  EXPECT_EQ(applications.args[applications.args.size() - 2], "10");
   EXPECT_EQ(applications.args.back(), "--drop-one-message");
 }
 

@@ -24,6 +24,7 @@ class comparison_test : public ::testing::Test {
     b.run_id = "fedcba9876543210fedcba9876543210";
     b.rate = 2000;
     b.latency_scale = 2.0;
+    b.workload_nice = 0;
     write_synthetic_run(_folder.path() / "b", b);
   }
   result<fs::path> compare() {
@@ -49,6 +50,13 @@ TEST_F(comparison_test, shows_both_runs_figures_with_the_change) {
   EXPECT_THAT(text, HasSubstr("| Publish (send to receipt) p99 (ms) | 4.75 | 9.50 | +4.75 | +100.0 % (worse) |"));
   EXPECT_THAT(text, HasSubstr("| iot-application-1 duplicates | 7 | 7 | 0 | 0 % |"));
   EXPECT_THAT(text, HasSubstr("| Rate | 1000 msg/s | **2000 msg/s** |"));
+}
+
+TEST_F(comparison_test, shows_how_each_run_ran_its_workloads) {
+  ASSERT_TRUE(compare());
+  auto text = read_file(_folder.path() / "out" / "compare.md");
+  EXPECT_THAT(text, HasSubstr("| Workload priority | 10 nice steps below the launcher | **same as the launcher** |"));
+  EXPECT_THAT(text, HasSubstr("| Cluster | a standalone the launcher started | a standalone the launcher started |"));
 }
 
 TEST_F(comparison_test, puts_both_runs_charts_side_by_side) {

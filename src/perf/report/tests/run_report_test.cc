@@ -95,7 +95,18 @@ TEST_F(run_report_test, readme_shows_settings_correctness_throughput_and_host) {
 
 TEST_F(run_report_test, settings_say_at_what_priority_the_workloads_ran) {
   write_report();
-  EXPECT_THAT(readme(), HasSubstr("| Workload priority | nice +10 from the launcher: a broker on this machine comes first |"));
+  EXPECT_THAT(readme(), HasSubstr("| Workload priority | 10 nice steps below the launcher |"));
+}
+
+TEST_F(run_report_test, workloads_at_the_launchers_priority_say_so) {
+  write_report({.workload_nice = 0});
+  EXPECT_THAT(readme(), HasSubstr("| Workload priority | same as the launcher |"));
+}
+
+TEST_F(run_report_test, a_run_that_did_not_record_the_workloads_priority_has_no_such_row) {
+  write_report({.workload_nice = std::nullopt});
+  EXPECT_THAT(readme(), Not(HasSubstr("Workload priority")));
+  EXPECT_THAT(readme(), HasSubstr("| Cluster | a standalone the launcher started |"));
 }
 
 TEST_F(run_report_test, latency_table_has_publish_and_each_application) {

@@ -70,11 +70,13 @@ void write_synthetic_run(const fs::path& dir, const synthetic_run_options& o) {
   write(dir / "run-info.json",
         fmt::format(R"({{"runId": "{}", "name": "{}", "scenario": "/work/scenarios/{}.yaml",
  "startedAt": "2026-09-21T10:13:20Z", "finishedAt": "2026-09-21T10:13:50Z",
- "serviceUrl": "pulsar://127.0.0.1:6650", "adminUrl": "http://127.0.0.1:8080", "standalone": true, "workloadNice": 10,
+ "serviceUrl": "pulsar://127.0.0.1:6650", "adminUrl": "http://127.0.0.1:8080", "standalone": true,{}
  "host": {{"hostname": "perf-host", "cpus": 2, "memoryBytes": 8589934592, "kernel": "6.1.0-18-amd64",
            "cpuModel": "Example CPU @ 3.0GHz"}},
  "magnetarVersion": "0.6.0-test", "passed": {}, "failures": [{}], "missingMessages": {{{}}}}})",
-                    o.run_id, o.name, o.name, o.passed ? "true" : "false", failures, missing));
+                    o.run_id, o.name, o.name,
+                    o.workload_nice ? fmt::format(" \"workloadNice\": {},", *o.workload_nice) : std::string(),
+                    o.passed ? "true" : "false", failures, missing));
 
   std::string join_settings;
   if (!o.late.empty()) {

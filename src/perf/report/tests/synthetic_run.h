@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,8 @@ struct synthetic_run_options {
   // broker-metrics.csv, sampled 300 ms after each second: per second 1000 hits, 250
   // misses, 300 inserts, 100 evictions and 4096 more bytes cached.
   bool broker_metrics = false;
+  // run-info.json's workloadNice; none: a run from before it was recorded.
+  std::optional<int> workload_nice = 10;
 };
 
 // Writes every file of a finished run of 30 s into dir (created): the measurement runs from

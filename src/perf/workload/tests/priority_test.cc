@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sys/resource.h>
 #include <thread>
 
@@ -30,6 +31,19 @@ TEST(priority, zero_steps_leave_it) {
 }
 
 TEST(priority, stops_at_the_kernels_lowest) { EXPECT_EQ(nice_after(15, 10), 19); }
+
+TEST(priority, the_available_steps_stop_at_the_kernels_lowest) {
+  int near_the_end = -1, far_from_it = -1, none = -1;
+  std::thread([&] {
+    far_from_it = available_nice_steps(2);
+    none = available_nice_steps(0);
+    (void)lower_priority(19);
+    near_the_end = available_nice_steps(5);
+  }).join();
+  EXPECT_EQ(far_from_it, std::min(2, 19 - ::getpriority(PRIO_PROCESS, 0)));
+  EXPECT_EQ(none, 0);
+  EXPECT_EQ(near_the_end, 0);
+}
 
 TEST(priority, a_thread_started_afterwards_inherits_it) {
   const int before = ::getpriority(PRIO_PROCESS, 0);
