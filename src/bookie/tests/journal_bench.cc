@@ -10,8 +10,18 @@
 //     run a while: new files come from the spares. Without, one new file.
 //     pacer_late_*: how late the pacer itself issued its adds (its wake-ups on a
 //     loaded machine); sync_time_p99: see time_weighted_percentile.
+//   disk_sync_floor
+//     no journal: 4 KiB writes each followed by fdatasync, back to back, over blocks
+//     written before (a reused journal file). The syncs' own percentiles, which fio's
+//     figures are, and the add latency that a group-commit journal with no cost of its
+//     own would give: an add arriving while a sync runs waits for the rest of it and then
+//     for the next. A sync that stalls the disk for milliseconds holds every add that
+//     arrives meanwhile, so the adds' tail weighs stalls by their length, the syncs' p99
+//     counts each once: journal_paced's p99 is read against ideal_add_p99, and the ratio
+//     says how far any design that acknowledges after a sync can get on this disk.
 #include "base/histogram.h"
 #include "bookie/journal.h"
+#include "io/file_system.h"
 #include "io/temp_directory.h"
 
 #include <benchmark/benchmark.h>
@@ -204,6 +214,55 @@ BENCHMARK(journal_paced)
     ->Iterations(1)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
+
+void disk_sync_floor(benchmark::State& state) {
+  constexpr std::size_t block = 4096;
+  constexpr std::uint64_t region = 256ull << 20;  // more than 3 s of syncs write
+  const auto seconds = std::chrono::seconds(3);
+  io::temp_directory dir("sync-floor");
+  auto& fs = io::posix_file_system();
+  auto f = fs.open(dir / "f", io::open_mode::create_new).value();
+  // Blocks written and synced before: each sync then carries data only, as in a reused file.
+  const std::vector<std::byte> zeros(4 << 20);
+  for (std::uint64_t at = 0; at < region; at += zeros.size()) {
+    if (!f->write_at(at, zeros)) std::abort();
+  }
+  if (!f->sync()) std::abort();
+  const std::vector<std::byte> data(block, std::byte{'s'});
+  struct span {
+    steady::time_point start, end;
+  };
+  std::vector<span> syncs;
+  for (auto _ : state) {
+    const auto until = steady::now() + seconds;
+    for (std::uint64_t at = 0; steady::now() < until && at + block <= region; at += block) {
+      if (!f->write_at(at, data)) std::abort();
+      const auto start = steady::now();
+      if (!f->sync()) std::abort();
+      syncs.push_back({start, steady::now()});
+    }
+  }
+  base::histogram sync_ns(60'000'000'000);
+  for (const auto& s : syncs) sync_ns.record((s.end - s.start).count());
+  // Arrivals every microsecond from the first sync to the last but one: one in sync i
+  // (or in the write after it) is covered by sync i + 1, which starts once i has ended.
+  base::histogram add_ns(60'000'000'000);
+  std::size_t i = 0;
+  for (auto t = syncs.front().start; syncs.size() > 1 && t < syncs[syncs.size() - 2].end;
+       t += std::chrono::microseconds(1)) {
+    while (i + 2 < syncs.size() && syncs[i + 1].start <= t) ++i;
+    add_ns.record((syncs[i + 1].end - t).count());
+  }
+  state.counters["syncs_per_s"] = static_cast<double>(syncs.size()) / static_cast<double>(seconds.count());
+  state.counters["sync_p50_us"] = sync_ns.value_at_percentile(50) / 1e3;
+  state.counters["sync_p99_us"] = sync_ns.value_at_percentile(99) / 1e3;
+  state.counters["sync_max_us"] = sync_ns.value_at_percentile(100) / 1e3;
+  state.counters["ideal_add_p50_us"] = add_ns.value_at_percentile(50) / 1e3;
+  state.counters["ideal_add_p99_us"] = add_ns.value_at_percentile(99) / 1e3;
+  state.counters["ideal_add_p99_over_sync_p99"] =
+      static_cast<double>(add_ns.value_at_percentile(99)) / static_cast<double>(sync_ns.value_at_percentile(99));
+}
+BENCHMARK(disk_sync_floor)->Iterations(1)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace magnetar::bookie
