@@ -19,6 +19,12 @@
 //     arrives meanwhile, so the adds' tail weighs stalls by their length, the syncs' p99
 //     counts each once: journal_paced's p99 is read against ideal_add_p99, and the ratio
 //     says how far any design that acknowledges after a sync can get on this disk.
+//   disk_sync_streams
+//     two threads, each a 4 KiB write and fdatasync `rate` times a second on its own
+//     handle and region of one file (a journal whose syncs overlap). slow_overtaken: the
+//     share of one stream's slow syncs (over 1.5 ms) that a later sync of the other
+//     stream finished inside. Near 1, slow syncs are the request's own and overlapping
+//     syncs would hide them from the adds; near 0, the disk stalls as a whole.
 #include "base/histogram.h"
 #include "bookie/journal.h"
 #include "io/file_system.h"
@@ -27,6 +33,7 @@
 #include <benchmark/benchmark.h>
 #include <sys/prctl.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <string>
@@ -263,6 +270,72 @@ void disk_sync_floor(benchmark::State& state) {
       static_cast<double>(add_ns.value_at_percentile(99)) / static_cast<double>(sync_ns.value_at_percentile(99));
 }
 BENCHMARK(disk_sync_floor)->Iterations(1)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void disk_sync_streams(benchmark::State& state) {
+  constexpr std::size_t block = 4096;
+  constexpr std::uint64_t region = 64ull << 20;  // per stream
+  const auto rate = state.range(0);
+  const auto seconds = std::chrono::seconds(5);
+  io::temp_directory dir("sync-streams");
+  auto& fs = io::posix_file_system();
+  {
+    auto f = fs.open(dir / "f", io::open_mode::create_new).value();
+    const std::vector<std::byte> zeros(4 << 20);
+    for (std::uint64_t at = 0; at < 2 * region; at += zeros.size()) {
+      if (!f->write_at(at, zeros)) std::abort();
+    }
+    if (!f->sync()) std::abort();
+  }
+  struct span {
+    steady::time_point start, end;
+  };
+  std::vector<span> streams[2];
+  ::prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+  for (auto _ : state) {
+    const auto begin = steady::now();
+    std::vector<std::thread> threads;
+    for (int s = 0; s < 2; ++s) {
+      threads.emplace_back([&, s] {
+        auto f = fs.open(dir / "f", io::open_mode::read_write).value();
+        const std::vector<std::byte> data(block, std::byte{'s'});
+        const auto interval = std::chrono::nanoseconds(1'000'000'000 / rate);
+        for (std::int64_t i = 0; begin + i * interval < begin + seconds; ++i) {
+          std::this_thread::sleep_until(begin + i * interval);
+          if (!f->write_at(static_cast<std::uint64_t>(s) * region + static_cast<std::uint64_t>(i) * block % region, data)) {
+            std::abort();
+          }
+          const auto start = steady::now();
+          if (!f->sync()) std::abort();
+          streams[s].push_back({start, steady::now()});
+        }
+      });
+    }
+    for (auto& t : threads) t.join();
+  }
+  const auto slow = std::chrono::microseconds(1500);
+  std::int64_t slow_syncs = 0, overtaken = 0;
+  for (int s = 0; s < 2; ++s) {
+    const auto& other = streams[1 - s];
+    for (const auto& x : streams[s]) {
+      if (x.end - x.start <= slow) continue;
+      ++slow_syncs;
+      const bool inside = std::any_of(other.begin(), other.end(), [&](const span& y) {
+        return y.start > x.start && y.end < x.end;
+      });
+      if (inside) ++overtaken;
+    }
+  }
+  base::histogram sync_ns(60'000'000'000);
+  for (const auto& stream : streams) {
+    for (const auto& x : stream) sync_ns.record((x.end - x.start).count());
+  }
+  state.counters["syncs_per_s"] = static_cast<double>(sync_ns.total_count()) / static_cast<double>(seconds.count());
+  state.counters["sync_p50_us"] = sync_ns.value_at_percentile(50) / 1e3;
+  state.counters["sync_p99_us"] = sync_ns.value_at_percentile(99) / 1e3;
+  state.counters["slow_syncs"] = static_cast<double>(slow_syncs);
+  state.counters["slow_overtaken"] = slow_syncs ? static_cast<double>(overtaken) / static_cast<double>(slow_syncs) : 0;
+}
+BENCHMARK(disk_sync_streams)->ArgName("rate")->Arg(600)->Arg(2000)->Arg(3500)->Iterations(1)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace magnetar::bookie
