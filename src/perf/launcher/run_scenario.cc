@@ -15,9 +15,9 @@
 #include "perf/launcher/standalone_process.h"
 #include "perf/launcher/topic_stats_sampler.h"
 #include "perf/measure/device_state.h"
-#include "perf/workload/priority.h"
 #include "perf/report/run_report.h"
 #include "perf/scenario/scenario_loader.h"
+#include "perf/workload/priority.h"
 
 #include <fmt/format.h>
 
