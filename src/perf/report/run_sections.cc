@@ -67,7 +67,8 @@ section correctness_section(const run_data& run) {
     auto missing = run.missing_messages(app.subscription);
     for (auto v : {get("orderingViolations"), get("invalid"), missing}) clean = clean && v.value_or(0) == 0;
     inline_text samples = "–";
-    if (app.has_violations_file) {
+    // Every application writes the file; one without samples has nothing to show.
+    if (app.has_violations_file && app.violation_samples > 0) {
       std::string file = fmt::format("applications/{}/ordering-violations.txt", app.subscription);
       samples = link(fmt::format("{} sample(s)", app.violation_samples), file);
     }

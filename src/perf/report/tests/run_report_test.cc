@@ -200,6 +200,13 @@ TEST_F(run_report_test, failed_run_shows_failed_with_each_reason) {
   EXPECT_THAT(read_file(run_dir() / "index.html"), HasSubstr("<div class=\"verdict failed\">"));
 }
 
+TEST_F(run_report_test, an_empty_violations_file_is_not_linked) {
+  write_synthetic_run(run_dir());
+  std::ofstream(run_dir() / "applications" / "iot-application-1" / "ordering-violations.txt").flush();
+  ASSERT_TRUE(write_run_report(run_dir()));
+  EXPECT_THAT(readme(), HasSubstr("| `iot-application-1` | 25,000 | 7 | 0 | 0 | 0 | 0 | – |"));
+}
+
 TEST_F(run_report_test, missing_files_are_named_and_the_rest_is_still_shown) {
   write_synthetic_run(run_dir());
   fs::remove(run_dir() / "events.csv");
