@@ -1,7 +1,7 @@
 // Managed ledger throughput over one embedded bookie (journal on a faulty_file_system
 // over a temp directory, so fdatasync is real): pipelined adds of 100 B and 1 KiB, and
 // catch-up reads of a 1 GiB backlog from the bookie and from the entry cache. The cluster's
-// clock is a manual one, so add latency is not measured here (the histogram would read 0).
+// clock is a manual one, so add latency is not measured here (write_stats() would read 0).
 #include "mledger/managed_ledger.h"
 
 #include "mledger/managed_cursor.h"

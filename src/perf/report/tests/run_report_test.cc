@@ -202,7 +202,9 @@ TEST_F(run_report_test, failed_run_shows_failed_with_each_reason) {
 
 TEST_F(run_report_test, an_empty_violations_file_is_not_linked) {
   write_synthetic_run(run_dir());
-  std::ofstream(run_dir() / "applications" / "iot-application-1" / "ordering-violations.txt").flush();
+  const auto violations = run_dir() / "applications" / "iot-application-1" / "ordering-violations.txt";
+  std::ofstream(violations).flush();
+  ASSERT_TRUE(fs::exists(violations));
   ASSERT_TRUE(write_run_report(run_dir()));
   EXPECT_THAT(readme(), HasSubstr("| `iot-application-1` | 25,000 | 7 | 0 | 0 | 0 | 0 | – |"));
 }
