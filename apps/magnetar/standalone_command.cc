@@ -1,7 +1,7 @@
 #include "standalone_command.h"
 
-#include "broker/config_file.h"
-#include "broker/standalone.h"
+#include "broker/api/config_file.h"
+#include "broker/standalone/standalone.h"
 
 #include <fmt/format.h>
 #include <spdlog/sinks/basic_file_sink.h>

@@ -2,7 +2,7 @@
 
 #include "broker/admin/admin_errors.h"
 #include "broker/admin/prometheus.h"
-#include "broker/errc.h"
+#include "broker/api/errc.h"
 #include "wire/errc.h"
 
 #include <fmt/format.h>

@@ -2,7 +2,7 @@
 #include "broker/admin/admin_api.h"
 #include "broker/admin/admin_errors.h"
 #include "broker/admin/stats_json.h"
-#include "broker/errc.h"
+#include "broker/api/errc.h"
 
 #include <fmt/format.h>
 

@@ -4,7 +4,7 @@
 #include "broker/admin/admin_api.h"
 #include "broker/admin/admin_errors.h"
 #include "broker/admin/stats_json.h"
-#include "broker/scalable_admin.h"
+#include "broker/api/scalable_admin.h"
 
 #include <fmt/format.h>
 

@@ -1,6 +1,6 @@
 #include "broker/admin/admin_errors.h"
 
-#include "broker/errc.h"
+#include "broker/api/errc.h"
 #include "io/errc.h"
 #include "meta/errc.h"
 #include "wire/errc.h"

@@ -26,7 +26,7 @@
 // Pure functions; thread-safe.
 #pragma once
 
-#include "broker/topic_admin.h"
+#include "broker/api/topic_admin.h"
 
 #include <map>
 #include <string>

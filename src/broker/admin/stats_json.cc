@@ -1,6 +1,6 @@
 #include "broker/admin/stats_json.h"
 
-#include "broker/errc.h"
+#include "broker/api/errc.h"
 
 #include <fmt/format.h>
 

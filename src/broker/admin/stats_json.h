@@ -7,7 +7,7 @@
 #pragma once
 
 #include "base/result.h"
-#include "broker/topic_admin.h"
+#include "broker/api/topic_admin.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
 #include "broker/scalable/layout_codec.h"
 
-#include "broker/errc.h"
+#include "broker/api/errc.h"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 // The namespace watch of scalable_service (WATCH_SCALABLE_TOPICS): which scalable topics
 // a namespace holds, told as a snapshot, then as diffs when topics come and go.
-#include "broker/connection.h"
-#include "broker/protocol_error.h"
+#include "broker/api/client_channel.h"
+#include "broker/api/protocol_error.h"
 #include "broker/scalable/scalable_service.h"
 #include "io/run_on.h"
 #include "wire/frame.h"
@@ -22,7 +22,7 @@ proto::BaseCommand update_for(std::uint64_t watch_id) {
 
 }  // namespace
 
-void scalable_service::watch_namespace(std::shared_ptr<connection> conn, proto::CommandWatchScalableTopics command) {
+void scalable_service::watch_namespace(std::shared_ptr<client_channel> conn, proto::CommandWatchScalableTopics command) {
   io::spawn(_deps.home.executor(), [this, conn = std::move(conn), command = std::move(command)]() mutable {
     return do_watch_namespace(std::move(conn), std::move(command));
   });
@@ -56,7 +56,7 @@ awaitable<result<std::set<std::string>>> scalable_service::matching(std::string 
   co_return out;
 }
 
-awaitable<void> scalable_service::do_watch_namespace(std::shared_ptr<connection> conn,
+awaitable<void> scalable_service::do_watch_namespace(std::shared_ptr<client_channel> conn,
                                                      proto::CommandWatchScalableTopics command) {
   auto reply = update_for(command.watch_id());
   auto& update = *reply.mutable_watchscalabletopicsupdate();

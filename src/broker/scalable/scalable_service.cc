@@ -1,9 +1,9 @@
 #include "broker/scalable/scalable_service.h"
 
 #include <spdlog/spdlog.h>
-#include "broker/connection.h"
-#include "broker/errc.h"
-#include "broker/protocol_error.h"
+#include "broker/api/client_channel.h"
+#include "broker/api/errc.h"
+#include "broker/api/protocol_error.h"
 #include "broker/scalable/layout_codec.h"
 #include "io/run_on.h"
 #include "wire/errc.h"
@@ -89,13 +89,13 @@ wire::topic_name scalable_service::segment_name(const wire::topic_name& topic, c
 
 // ---- DAG watch ----------------------------------------------------------------------
 
-void scalable_service::watch(std::shared_ptr<connection> conn, proto::CommandScalableTopicLookup command) {
+void scalable_service::watch(std::shared_ptr<client_channel> conn, proto::CommandScalableTopicLookup command) {
   io::spawn(_deps.home.executor(), [this, conn = std::move(conn), command = std::move(command)]() mutable {
     return do_watch(std::move(conn), std::move(command));
   });
 }
 
-awaitable<void> scalable_service::do_watch(std::shared_ptr<connection> conn, proto::CommandScalableTopicLookup command) {
+awaitable<void> scalable_service::do_watch(std::shared_ptr<client_channel> conn, proto::CommandScalableTopicLookup command) {
   auto answer_error = [&](proto::ServerError code, std::string message) {
     proto::BaseCommand reply;
     reply.set_type(proto::BaseCommand::SCALABLE_TOPIC_UPDATE);
@@ -202,13 +202,13 @@ awaitable<void> scalable_service::refresh(wire::topic_name topic) {
 
 // ---- stream consumers ---------------------------------------------------------------
 
-void scalable_service::subscribe(std::shared_ptr<connection> conn, proto::CommandScalableTopicSubscribe command) {
+void scalable_service::subscribe(std::shared_ptr<client_channel> conn, proto::CommandScalableTopicSubscribe command) {
   io::spawn(_deps.home.executor(), [this, conn = std::move(conn), command = std::move(command)]() mutable {
     return do_subscribe(std::move(conn), std::move(command));
   });
 }
 
-awaitable<void> scalable_service::do_subscribe(std::shared_ptr<connection> conn,
+awaitable<void> scalable_service::do_subscribe(std::shared_ptr<client_channel> conn,
                                                proto::CommandScalableTopicSubscribe command) {
   proto::BaseCommand reply;
   reply.set_type(proto::BaseCommand::SCALABLE_TOPIC_SUBSCRIBE_RESPONSE);

@@ -19,8 +19,8 @@
 #include "base/clock.h"
 #include "broker/scalable/scalable_store.h"
 #include "broker/scalable/subscription_coordinator.h"
-#include "broker/scalable_admin.h"
-#include "broker/topic_admin.h"
+#include "broker/api/scalable_admin.h"
+#include "broker/api/topic_admin.h"
 #include "io/shard.h"
 #include "meta/store.h"
 #include "proto/pulsar_api.pb.h"
@@ -34,7 +34,7 @@
 #include <utility>
 
 namespace magnetar::broker {
-class connection;
+class client_channel;
 }
 
 namespace magnetar::broker::scalable {
@@ -60,17 +60,17 @@ class scalable_service final : public scalable_admin {
   awaitable<void> stop();
 
   // SCALABLE_TOPIC_LOOKUP: answers with the layout and keeps the session for pushes.
-  void watch(std::shared_ptr<connection> conn, proto::CommandScalableTopicLookup command);
+  void watch(std::shared_ptr<client_channel> conn, proto::CommandScalableTopicLookup command);
   // SCALABLE_TOPIC_CLOSE.
   void unwatch(std::uint64_t connection_id, std::uint64_t session_id);
   // WATCH_SCALABLE_TOPICS: the namespace's scalable topics (those whose properties match
   // every filter), a snapshot now and a diff on every creation or deletion
   // (namespace_watch.cc). The reconnect hash is not computed: a snapshot always comes.
-  void watch_namespace(std::shared_ptr<connection> conn, proto::CommandWatchScalableTopics command);
+  void watch_namespace(std::shared_ptr<client_channel> conn, proto::CommandWatchScalableTopics command);
   // WATCH_SCALABLE_TOPICS_CLOSE.
   void unwatch_namespace(std::uint64_t connection_id, std::uint64_t watch_id);
   // SCALABLE_TOPIC_SUBSCRIBE: registers a stream consumer, answers its assignment.
-  void subscribe(std::shared_ptr<connection> conn, proto::CommandScalableTopicSubscribe command);
+  void subscribe(std::shared_ptr<client_channel> conn, proto::CommandScalableTopicSubscribe command);
   // A sealed segment's subscription has acknowledged everything: its coordinator checks
   // drains now instead of at its next scheduled check. Any thread.
   void segment_drained(const wire::topic_name& segment, const std::string& subscription);
@@ -88,7 +88,7 @@ class scalable_service final : public scalable_admin {
 
  private:
   struct watcher {
-    std::weak_ptr<connection> conn;
+    std::weak_ptr<client_channel> conn;
     std::uint64_t session_id = 0;
   };
   struct topic_state {
@@ -98,7 +98,7 @@ class scalable_service final : public scalable_admin {
     std::map<std::string, std::shared_ptr<subscription_coordinator>> coordinators;
   };
   struct namespace_watcher {
-    std::weak_ptr<connection> conn;
+    std::weak_ptr<client_channel> conn;
     std::uint64_t watch_id = 0;
     std::string namespace_name;
     std::map<std::string, std::string> filters;
@@ -106,14 +106,14 @@ class scalable_service final : public scalable_admin {
   };
   using layout_change = std::function<result<segment_layout::change>(const segment_layout&)>;
 
-  awaitable<void> do_watch_namespace(std::shared_ptr<connection> conn, proto::CommandWatchScalableTopics command);
+  awaitable<void> do_watch_namespace(std::shared_ptr<client_channel> conn, proto::CommandWatchScalableTopics command);
   // The namespace's topics matching the filters.
   awaitable<result<std::set<std::string>>> matching(std::string namespace_name,
                                                     std::map<std::string, std::string> filters);
   // A topic was created or deleted in the namespace: diffs to its watchers.
   awaitable<void> namespace_changed(std::string namespace_name);
-  awaitable<void> do_watch(std::shared_ptr<connection> conn, proto::CommandScalableTopicLookup command);
-  awaitable<void> do_subscribe(std::shared_ptr<connection> conn, proto::CommandScalableTopicSubscribe command);
+  awaitable<void> do_watch(std::shared_ptr<client_channel> conn, proto::CommandScalableTopicLookup command);
+  awaitable<void> do_subscribe(std::shared_ptr<client_channel> conn, proto::CommandScalableTopicSubscribe command);
   awaitable<result<void>> do_create(wire::topic_name topic, int segments, std::map<std::string, std::string> props);
   awaitable<result<void>> do_delete(wire::topic_name topic);
   awaitable<result<void>> do_change(wire::topic_name topic, layout_change change);

@@ -1,6 +1,6 @@
 #include "broker/scalable/scalable_store.h"
 
-#include "broker/errc.h"
+#include "broker/api/errc.h"
 #include "broker/scalable/layout_codec.h"
 #include "meta/errc.h"
 

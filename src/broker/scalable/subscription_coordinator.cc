@@ -1,6 +1,6 @@
 #include "broker/scalable/subscription_coordinator.h"
 
-#include "broker/connection.h"
+#include "broker/api/client_channel.h"
 #include "broker/scalable/layout_codec.h"
 #include "io/run_on.h"
 #include "wire/frame.h"
@@ -29,7 +29,7 @@ std::map<std::string, consumer_assignment> subscription_coordinator::compute() c
 }
 
 consumer_assignment subscription_coordinator::attach(const std::string& name, std::uint64_t consumer_id,
-                                                     const std::shared_ptr<connection>& conn) {
+                                                     const std::shared_ptr<client_channel>& conn) {
   auto [it, fresh] = _sessions.try_emplace(name);
   auto& s = it->second;
   s.consumer_id = consumer_id;

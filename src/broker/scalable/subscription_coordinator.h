@@ -30,7 +30,7 @@
 #include <string>
 
 namespace magnetar::broker {
-class connection;
+class client_channel;
 }
 
 namespace magnetar::broker::scalable {
@@ -52,7 +52,7 @@ class subscription_coordinator : public std::enable_shared_from_this<subscriptio
   // Registers (or re-attaches) a consumer and returns its assignment; the others get
   // theirs pushed when membership changed.
   consumer_assignment attach(const std::string& name, std::uint64_t consumer_id,
-                             const std::shared_ptr<connection>& conn);
+                             const std::shared_ptr<client_channel>& conn);
   // The connection closed: its consumers start their grace period. `expired` is called
   // with each consumer name whose grace ran out (to drop its registration).
   void connection_closed(std::uint64_t connection_id, std::function<void(std::string)> expired);
@@ -69,7 +69,7 @@ class subscription_coordinator : public std::enable_shared_from_this<subscriptio
   struct session {
     std::uint64_t consumer_id = 0;
     std::uint64_t connection_id = 0;
-    std::weak_ptr<connection> conn;  // empty while disconnected
+    std::weak_ptr<client_channel> conn;  // empty while disconnected
     std::uint64_t grace_generation = 0;
     consumer_assignment last_pushed;
   };

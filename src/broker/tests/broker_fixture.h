@@ -2,7 +2,7 @@
 // directory and ephemeral ports, plus builders of the commands tests send.
 #pragma once
 
-#include "broker/standalone.h"
+#include "broker/standalone/standalone.h"
 #include "broker/tests/raw_client.h"
 #include "io/temp_directory.h"
 

@@ -2,7 +2,7 @@
 // (round robin, priority levels, unacked limits, redelivery) and Key_Shared (one owner
 // per key, STICKY ranges, order kept while consumers join), and batch-index acks.
 #include "broker/admin/http_client.h"
-#include "broker/sticky_key.h"
+#include "broker/topic/sticky_key.h"
 #include "broker/tests/broker_fixture.h"
 
 #include <gmock/gmock.h>

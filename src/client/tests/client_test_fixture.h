@@ -3,7 +3,7 @@
 // keeps the port, so the client's service URL stays valid across restarts.
 #pragma once
 
-#include "broker/standalone.h"
+#include "broker/standalone/standalone.h"
 #include "io/temp_directory.h"
 #include "magnetar/client.h"
 

@@ -4,7 +4,7 @@
 #include "broker/admin/admin_server.h"
 
 #include "broker/admin/http_client.h"
-#include "broker/admin/tests/store_fixture.h"
+#include "broker/namespace/tests/store_fixture.h"
 
 #include <gmock/gmock.h>
 

@@ -1,9 +1,9 @@
-// The topic routes against the real broker (broker_service implementing topic_admin)
+// The topic routes against the real broker (its topic_registry implementing topic_admin)
 // over a one-bookie in-process cluster on the real metadata store.
 #include "broker/admin/admin_server.h"
 #include "broker/admin/http_client.h"
 #include "broker/broker_service.h"
-#include "broker/errc.h"
+#include "broker/api/errc.h"
 #include "io/block_on.h"
 #include "ledger/tests/ledger_test_cluster.h"
 
@@ -26,7 +26,7 @@ class broker_routes_test : public ::testing::Test {
         config, broker_deps{*cluster.store, *resources, *cluster.client, cluster.clock, cluster.shards.set()});
     auto started = broker->start();
     ASSERT_TRUE(started) << started.error();
-    server = std::make_unique<admin_server>(config, *cluster.store, broker.get(), cluster.shards[0]);
+    server = std::make_unique<admin_server>(config, *cluster.store, &broker->topics(), cluster.shards[0]);
     auto made = cluster.run(server->resources().ensure_defaults("http://localhost:8080", "pulsar://localhost:6650"));
     ASSERT_TRUE(made) << made.error();
     auto listening = server->start();
@@ -149,18 +149,18 @@ TEST_F(broker_routes_test, terminate_of_a_partitioned_topic_is_405) {
 // What the scalable-topic controller calls to seal a segment.
 TEST_F(broker_routes_test, the_broker_terminates_a_segment_topic) {
   auto name = wire::topic_name::parse("segment://public/default/st/0000-7fff-1").value();
-  ASSERT_TRUE(io::block_on(cluster.shards[1], broker->create_topic(name)));
-  auto last = io::block_on(cluster.shards[1], broker->terminate_topic(name));
+  ASSERT_TRUE(io::block_on(cluster.shards[1], broker->topics().create_topic(name)));
+  auto last = io::block_on(cluster.shards[1], broker->topics().terminate_topic(name));
   ASSERT_TRUE(last) << last.error();
   EXPECT_EQ(last.value().entry_id, -1);
-  auto again = io::block_on(cluster.shards[1], broker->terminate_topic(name));
+  auto again = io::block_on(cluster.shards[1], broker->topics().terminate_topic(name));
   ASSERT_TRUE(again);
   EXPECT_EQ(again.value().ledger_id, last.value().ledger_id);
-  auto stats = io::block_on(cluster.shards[1], broker->internal_stats(name));
+  auto stats = io::block_on(cluster.shards[1], broker->topics().internal_stats(name));
   ASSERT_TRUE(stats);
   EXPECT_EQ(stats.value().state, "Terminated");
   auto missing = wire::topic_name::parse("segment://public/default/st/8000-ffff-2").value();
-  EXPECT_EQ(io::block_on(cluster.shards[1], broker->terminate_topic(missing)).error(), errc::topic_not_found);
+  EXPECT_EQ(io::block_on(cluster.shards[1], broker->topics().terminate_topic(missing)).error(), errc::topic_not_found);
 }
 
 TEST_F(broker_routes_test, metrics_include_a_loaded_topic) {

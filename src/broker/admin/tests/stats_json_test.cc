@@ -1,7 +1,7 @@
 // stats_json: Pulsar's field names for stats, and message ids parsed from bodies.
 #include "broker/admin/stats_json.h"
 
-#include "broker/errc.h"
+#include "broker/api/errc.h"
 
 #include <gmock/gmock.h>
 

@@ -1,6 +1,6 @@
 #include "broker/scalable/segment_layout.h"
 
-#include "broker/errc.h"
+#include "broker/api/errc.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,385 @@
+#include "broker/api/config_file.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cstdint>
+#include <limits>
+#include <system_error>
+#include <type_traits>
+
+#include "base/errc.h"
+#include "broker/api/pulsar_config_keys.h"
+#include "wire/topic_name.h"
+
+namespace magnetar::broker {
+namespace {
+
+// Pulsar reads most of these settings into Java ints; the same bound here means a value
+// Pulsar takes is taken, and one it refuses is refused.
+constexpr std::int64_t java_int_max = std::numeric_limits<std::int32_t>::max();
+constexpr std::int64_t int64_max = std::numeric_limits<std::int64_t>::max();
+
+auto bad_value(std::string detail) { return fail(base::errc::invalid_argument, std::move(detail)); }
+
+std::string_view trim(std::string_view text) {
+  constexpr std::string_view blanks = " \t\r\f\v";
+  const auto first = text.find_first_not_of(blanks);
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(blanks) - first + 1);
+}
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
+  return out;
+}
+
+result<std::int64_t> parse_integer(std::string_view value, std::int64_t min, std::int64_t max) {
+  std::string_view digits = value;
+  if (digits.starts_with('+')) digits.remove_prefix(1);  // Java's Long.parseLong takes it too
+  std::int64_t number = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), number);
+  const bool whole = !digits.empty() && end == digits.data() + digits.size();
+  if (ec == std::errc::result_out_of_range || (whole && ec == std::errc() && (number < min || number > max))) {
+    return bad_value(fmt::format("'{}' is out of range ({}..{})", value, min, max));
+  }
+  if (ec != std::errc() || !whole) return bad_value(fmt::format("'{}' is not a whole number", value));
+  return number;
+}
+
+template <class T>
+constexpr bool is_duration = requires {
+  typename T::rep;
+  typename T::period;
+};
+
+// A numeric field of broker_config (an integer or a std::chrono duration in the key's unit).
+template <auto Member, std::int64_t Min, std::int64_t Max>
+result<void> set_number(broker_config& config, std::string_view value) {
+  using field = std::remove_cvref_t<decltype(config.*Member)>;
+  MAGNETAR_TRY(number, parse_integer(value, Min, Max));
+  if constexpr (is_duration<field>) {
+    config.*Member = field(number);
+  } else {
+    config.*Member = static_cast<field>(number);
+  }
+  return success();
+}
+
+template <auto Member>
+result<void> set_port(broker_config& config, std::string_view value) {
+  auto port = parse_integer(value, 0, 65535);
+  if (!port) return bad_value(fmt::format("'{}' is not a port (0..65535; 0 picks a free one)", value));
+  config.*Member = static_cast<std::uint16_t>(port.value());
+  return success();
+}
+
+// Pulsar's Boolean.parseBoolean takes anything but "true" as false; a typo such as
+// "ture" would then silently turn a feature off, so anything else is refused here.
+template <auto Member>
+result<void> set_bool(broker_config& config, std::string_view value) {
+  const std::string word = lower(value);
+  if (word != "true" && word != "false") {
+    return bad_value(fmt::format("'{}' is not a boolean (true or false)", value));
+  }
+  config.*Member = word == "true";
+  return success();
+}
+
+// A host name or address: one word, checked by whoever binds or resolves it.
+template <auto Member>
+result<void> set_host(broker_config& config, std::string_view value) {
+  if (std::any_of(value.begin(), value.end(), [](unsigned char c) { return std::isspace(c); })) {
+    return bad_value(fmt::format("'{}' is not a host name or address (it has spaces)", value));
+  }
+  config.*Member = std::string(value);
+  return success();
+}
+
+result<void> set_cluster_name(broker_config& config, std::string_view value) {
+  if (!wire::is_valid_name_part(value)) {
+    return bad_value(fmt::format("'{}' is not a valid cluster name (letters, digits and -=:._)", value));
+  }
+  config.cluster_name = std::string(value);
+  return success();
+}
+
+result<void> set_auto_topic_creation_type(broker_config& config, std::string_view value) {
+  const std::string type = lower(value);
+  if (type != "non-partitioned" && type != "partitioned") {
+    return bad_value(fmt::format("'{}' is not a topic type (non-partitioned or partitioned)", value));
+  }
+  config.allow_auto_topic_creation_type = type;
+  return success();
+}
+
+// A duration field of broker_config set from a number in the key's unit (`Unit`), which
+// may be coarser than the field's (tests set the field directly in finer units).
+template <auto Member, class Unit, std::int64_t Min, std::int64_t Max>
+result<void> set_duration(broker_config& config, std::string_view value) {
+  using field = std::remove_cvref_t<decltype(config.*Member)>;
+  MAGNETAR_TRY(number, parse_integer(value, Min, Max));
+  config.*Member = std::chrono::duration_cast<field>(Unit(number));
+  return success();
+}
+
+result<void> set_backlog_quota_policy(broker_config& config, std::string_view value) {
+  if (value != "producer_request_hold" && value != "producer_exception" && value != "consumer_backlog_eviction") {
+    return bad_value(fmt::format(
+        "'{}' is not a backlog quota policy (producer_request_hold, producer_exception, consumer_backlog_eviction)",
+        value));
+  }
+  config.backlog_quota_default_retention_policy = std::string(value);
+  return success();
+}
+
+result<void> set_data_dir(broker_config& config, std::string_view value) {
+  config.data_dir = std::string(value);
+  return success();
+}
+
+struct setting {
+  std::string_view key;
+  result<void> (*apply)(broker_config&, std::string_view value);
+};
+
+using c = broker_config;
+
+// In the order of broker_config's fields.
+constexpr auto settings = std::to_array<setting>({
+    {"clusterName", &set_cluster_name},
+    {"bindAddress", &set_host<&c::bind_address>},
+    {"advertisedAddress", &set_host<&c::advertised_address>},
+    {"brokerServicePort", &set_port<&c::broker_service_port>},
+    {"webServicePort", &set_port<&c::web_service_port>},
+    {"maxMessageSize", &set_number<&c::max_message_size, 1, java_int_max>},
+    {"allowAutoTopicCreation", &set_bool<&c::allow_auto_topic_creation>},
+    {"allowAutoTopicCreationType", &set_auto_topic_creation_type},
+    {"defaultNumPartitions", &set_number<&c::default_num_partitions, 1, java_int_max>},
+    // 0 turns keep-alive probes off, as in Pulsar.
+    {"keepAliveIntervalSeconds", &set_number<&c::keep_alive_interval, 0, java_int_max>},
+    {"maxPendingPublishRequestsPerConnection",
+     &set_number<&c::max_pending_publish_requests_per_connection, 1, java_int_max>},
+    {"dispatcherMaxReadBatchSize", &set_number<&c::dispatcher_max_read_batch_size, 1, java_int_max>},
+    {"dispatcherMaxReadSizeBytes", &set_number<&c::dispatcher_max_read_size_bytes, 1, java_int_max>},
+    {"maxUnackedMessagesPerConsumer", &set_number<&c::max_unacked_messages_per_consumer, 0, java_int_max>},
+    {"maxUnackedMessagesPerSubscription", &set_number<&c::max_unacked_messages_per_subscription, 0, java_int_max>},
+    {"subscriptionKeySharedConsistentHashingReplicaPoints",
+     &set_number<&c::key_shared_consistent_hashing_replica_points, 1, 10'000>},
+    {"keySharedLookAheadMsgInReplayThresholdPerSubscription",
+     &set_number<&c::key_shared_look_ahead_entries, 1, java_int_max>},
+    {"delayedDeliveryEnabled", &set_bool<&c::delayed_delivery_enabled>},
+    // At least 1 ms: the tick is what keeps a clock step from spinning the timer.
+    {"delayedDeliveryTickTimeMillis", &set_number<&c::delayed_delivery_tick, 1, java_int_max>},
+    {"managedLedgerMaxEntriesPerLedger", &set_number<&c::managed_ledger_max_entries_per_ledger, 1, java_int_max>},
+    {"managedLedgerMinLedgerRolloverTimeMinutes",
+     &set_number<&c::managed_ledger_min_ledger_rollover_time, 0, java_int_max>},
+    {"managedLedgerMaxLedgerRolloverTimeMinutes",
+     &set_number<&c::managed_ledger_max_ledger_rollover_time, 0, java_int_max>},
+    // Bounded so that the size in bytes fits 64 bits.
+    {"managedLedgerCacheSizeMB", &set_number<&c::managed_ledger_cache_size_mb, 0, int64_max / (1 << 20)>},
+    {"managedLedgerDefaultEnsembleSize", &set_number<&c::managed_ledger_default_ensemble_size, 1, java_int_max>},
+    {"managedLedgerDefaultWriteQuorum", &set_number<&c::managed_ledger_default_write_quorum, 1, java_int_max>},
+    {"managedLedgerDefaultAckQuorum", &set_number<&c::managed_ledger_default_ack_quorum, 1, java_int_max>},
+    // -1: unbounded, 0: none (Pulsar's meaning).
+    {"defaultRetentionTimeInMinutes", &set_number<&c::default_retention_time_minutes, -1, java_int_max>},
+    {"defaultRetentionSizeInMB", &set_number<&c::default_retention_size_mb, -1, int64_max / (1 << 20)>},
+    {"brokerDeduplicationEnabled", &set_bool<&c::broker_deduplication_enabled>},
+    {"brokerDeduplicationEntriesInterval", &set_number<&c::broker_deduplication_entries_interval, 1, java_int_max>},
+    {"brokerDeduplicationMaxNumberOfProducers",
+     &set_number<&c::broker_deduplication_max_number_of_producers, 1, java_int_max>},
+    {"brokerDeduplicationSnapshotIntervalSeconds",
+     &set_duration<&c::broker_deduplication_snapshot_interval, std::chrono::seconds, 0, java_int_max>},
+    {"brokerDeduplicationProducerInactivityTimeoutMinutes",
+     &set_duration<&c::broker_deduplication_producer_inactivity_timeout, std::chrono::minutes, 1, java_int_max>},
+    {"ttlDurationDefaultInSeconds", &set_number<&c::ttl_duration_default_in_seconds, 0, java_int_max>},
+    {"messageExpiryCheckIntervalInMinutes",
+     &set_duration<&c::message_expiry_check_interval, std::chrono::minutes, 1, java_int_max>},
+    {"scalableTopicConsumerSessionGracePeriodSeconds",
+     &set_duration<&c::scalable_topic_consumer_session_grace_period, std::chrono::seconds, 0, java_int_max>},
+    {"scalableTopicDrainCheckInitialMillis",
+     &set_duration<&c::scalable_topic_drain_check_initial, std::chrono::milliseconds, 1, java_int_max>},
+    {"scalableTopicDrainCheckMaxMillis",
+     &set_duration<&c::scalable_topic_drain_check_max, std::chrono::milliseconds, 1, java_int_max>},
+    {"backlogQuotaCheckEnabled", &set_bool<&c::backlog_quota_check_enabled>},
+    {"backlogQuotaCheckIntervalInSeconds",
+     &set_duration<&c::backlog_quota_check_interval, std::chrono::seconds, 1, java_int_max>},
+    {"backlogQuotaDefaultLimitBytes", &set_number<&c::backlog_quota_default_limit_bytes, -1, int64_max>},
+    {"backlogQuotaDefaultRetentionPolicy", &set_backlog_quota_policy},
+    {"dataDir", &set_data_dir},
+    {"journalSyncData", &set_bool<&c::journal_sync_data>},
+    // magnetar's own key: upstream's flushInterval has the same meaning, but its
+    // standalone.conf ships a minute, which here would bring back the stalls (see
+    // bookie_options::checkpoint_interval); it stays an ignored key.
+    {"bookieCheckpointIntervalMillis",
+     &set_duration<&c::bookie_checkpoint_interval, std::chrono::milliseconds, 1, java_int_max>},
+    // 0: one per core. Far beyond any core count is a typo, not a wish.
+    {"numIOThreads", &set_number<&c::num_io_threads, 0, 1024>},
+});
+
+const setting* find_setting(std::string_view key) {
+  auto it = std::find_if(settings.begin(), settings.end(), [&](const setting& s) { return s.key == key; });
+  return it == settings.end() ? nullptr : &*it;
+}
+
+// Levenshtein distance, ignoring case: a key typed with the wrong case is the likeliest
+// typo of all (clustername for clusterName).
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const bool same =
+          std::tolower(static_cast<unsigned char>(a[i - 1])) == std::tolower(static_cast<unsigned char>(b[j - 1]));
+      const std::size_t next = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
+      diagonal = row[j];
+      row[j] = next;
+    }
+  }
+  return row[b.size()];
+}
+
+result<std::string> read_file(std::string_view path) {
+  const std::string name(path);
+  const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    return fail(std::error_code(errno, std::generic_category()), fmt::format("config file {}", path));
+  }
+  std::string text;
+  std::array<char, 16 * 1024> buffer;
+  while (true) {
+    const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int error = errno;
+      ::close(fd);
+      return fail(std::error_code(error, std::generic_category()), fmt::format("config file {}", path));
+    }
+    if (n == 0) break;
+    text.append(buffer.data(), static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return text;
+}
+
+}  // namespace
+
+std::vector<std::string_view> implemented_config_keys() {
+  std::vector<std::string_view> keys;
+  for (const auto& s : settings) keys.push_back(s.key);
+  return keys;
+}
+
+std::string_view closest_config_key(std::string_view key) {
+  std::string_view best;
+  std::size_t best_distance = std::numeric_limits<std::size_t>::max();
+  auto consider = [&](std::string_view candidate) {
+    const std::size_t distance = edit_distance(key, candidate);
+    if (distance < best_distance) {
+      best_distance = distance;
+      best = candidate;
+    }
+  };
+  for (const auto& s : settings) consider(s.key);
+  for (const auto candidate : upstream_only_config_keys()) consider(candidate);
+  // Long keys tolerate more slips; beyond that the "suggestion" would be noise.
+  const std::size_t tolerated = std::max<std::size_t>(2, key.size() / 5);
+  return best_distance <= tolerated ? best : std::string_view();
+}
+
+result<setting_outcome> apply_config_setting(broker_config& config, std::string_view key, std::string_view value) {
+  key = trim(key);
+  value = trim(value);
+  if (const auto* s = find_setting(key)) {
+    if (value.empty()) return setting_outcome::kept_default;
+    if (auto applied = s->apply(config, value); !applied) {
+      return fail(applied.error().code(), fmt::format("{}: {}", key, applied.error().detail()));
+    }
+    return setting_outcome::applied;
+  }
+  if (is_upstream_only_config_key(key)) return setting_outcome::not_implemented;
+  if (key.empty()) return bad_value("a line has a value but no key");
+  const auto suggestion = closest_config_key(key);
+  if (suggestion.empty()) return bad_value(fmt::format("unknown key '{}'", key));
+  return bad_value(fmt::format("unknown key '{}' (did you mean '{}'?)", key, suggestion));
+}
+
+result<void> validate_broker_config(const broker_config& config) {
+  // BookKeeper's rule, which Pulsar checks when it creates a ledger: E >= W >= A.
+  if (config.managed_ledger_default_write_quorum > config.managed_ledger_default_ensemble_size) {
+    return bad_value(
+        fmt::format("managedLedgerDefaultWriteQuorum ({}) is larger than managedLedgerDefaultEnsembleSize ({})",
+                    config.managed_ledger_default_write_quorum, config.managed_ledger_default_ensemble_size));
+  }
+  if (config.managed_ledger_default_ack_quorum > config.managed_ledger_default_write_quorum) {
+    return bad_value(
+        fmt::format("managedLedgerDefaultAckQuorum ({}) is larger than managedLedgerDefaultWriteQuorum ({})",
+                    config.managed_ledger_default_ack_quorum, config.managed_ledger_default_write_quorum));
+  }
+  return success();
+}
+
+result<parsed_broker_config> parse_broker_config(std::string_view text, std::string_view source) {
+  parsed_broker_config parsed;
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // a UTF-8 byte order mark
+  std::size_t line_number = 0;
+  while (!text.empty()) {
+    ++line_number;
+    const auto end = text.find('\n');
+    const std::string_view line = trim(text.substr(0, end));
+    text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+    if (line.empty() || line.starts_with('#') || line.starts_with('!')) continue;
+
+    const auto equals = line.find('=');
+    if (equals == std::string_view::npos) {
+      return fail(base::errc::invalid_argument,
+                  fmt::format("{}:{}: expected key=value, found '{}'", source, line_number, line));
+    }
+    const std::string_view key = trim(line.substr(0, equals));
+    const std::string_view value = trim(line.substr(equals + 1));
+    auto outcome = apply_config_setting(parsed.config, key, value);
+    if (!outcome) {
+      return fail(outcome.error().code(), fmt::format("{}:{}: {}", source, line_number, outcome.error().detail()));
+    }
+    if (outcome.value() == setting_outcome::not_implemented && !value.empty() &&
+        std::find(parsed.not_implemented.begin(), parsed.not_implemented.end(), key) == parsed.not_implemented.end()) {
+      parsed.not_implemented.emplace_back(key);
+    }
+  }
+  if (auto valid = validate_broker_config(parsed.config); !valid) {
+    return fail(valid.error().code(), fmt::format("{}: {}", source, valid.error().detail()));
+  }
+  return parsed;
+}
+
+result<parsed_broker_config> read_broker_config(std::string_view path) {
+  MAGNETAR_TRY(text, read_file(path));
+  return parse_broker_config(text, path);
+}
+
+std::string not_implemented_warning(std::string_view source, const std::vector<std::string>& keys) {
+  if (keys.empty()) return {};
+  return fmt::format("{}: {} Pulsar setting{} not implemented by magnetar, ignored: {}", source, keys.size(),
+                     keys.size() == 1 ? " is" : "s are", fmt::join(keys, ", "));
+}
+
+result<broker_config> load_broker_config(std::string_view path) {
+  MAGNETAR_TRY(parsed, read_broker_config(path));
+  if (auto warning = not_implemented_warning(path, parsed.not_implemented); !warning.empty()) {
+    spdlog::warn("{}", warning);
+  }
+  return std::move(parsed.config);
+}
+
+}  // namespace magnetar::broker

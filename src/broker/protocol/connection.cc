@@ -1,0 +1,293 @@
+#include "broker/protocol/connection.h"
+
+#include "base/log.h"
+#include "broker/protocol/broker_context.h"
+#include "broker/topic/consumer.h"
+#include "broker/protocol/handlers/handlers.h"
+#include "broker/topic/producer.h"
+#include "broker/api/protocol_error.h"
+#include "broker/topic/topic.h"
+#include "io/run_on.h"
+#include "wire/errc.h"
+#include "wire/frame.h"
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include <chrono>
+
+namespace magnetar::broker {
+
+namespace {
+
+// Upstream leaves room for the command and metadata beyond maxMessageSize.
+constexpr std::size_t frame_padding = 10 * 1024;
+
+std::string now_iso8601() {
+  const auto now = std::chrono::system_clock::now();
+  return fmt::format("{:%Y-%m-%dT%H:%M:%S}Z", fmt::gmtime(std::chrono::system_clock::to_time_t(now)));
+}
+
+}  // namespace
+
+connection::connection(broker_context& broker, io::shard& shard, asio::ip::tcp::socket socket, std::uint64_t id,
+                       io::gate::pass alive)
+    : _alive(std::move(alive)),
+      _broker(broker),
+      _shard(shard),
+      _socket(std::move(socket)),
+      _id(id),
+      _connected_since(now_iso8601()),
+      _decoder(broker.config().max_message_size + frame_padding),
+      _writer_wake(shard.executor(), asio::steady_timer::time_point::max()),
+      _keep_alive_timer(shard.executor()),
+      _reader_wake(shard.executor(), asio::steady_timer::time_point::max()) {
+  boost::system::error_code ec;
+  auto remote = _socket.remote_endpoint(ec);
+  _remote_address = ec ? "unknown" : fmt::format("{}:{}", remote.address().to_string(), remote.port());
+}
+
+connection::~connection() = default;
+
+const broker_config& connection::config() const { return _broker.config(); }
+
+void connection::start() {
+  auto self = shared_from_this();
+  io::spawn(_shard.executor(), [self] { return self->read_loop(); });
+  io::spawn(_shard.executor(), [self] { return self->write_loop(); });
+  io::spawn(_shard.executor(), [self] { return self->keep_alive_loop(); });
+}
+
+void connection::close() {
+  if (_closed.exchange(true)) return;
+  asio::post(_shard.executor(), [self = shared_from_this()] {
+    boost::system::error_code ignored;
+    self->_socket.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+    self->_socket.close(ignored);
+    self->_writer_wake.cancel();
+    self->_keep_alive_timer.cancel();
+    self->_reader_wake.cancel();
+  });
+}
+
+void connection::set_connected(std::string client_version, int protocol_version) {
+  _connected = true;
+  _client_version = std::move(client_version);
+  _protocol_version = protocol_version;
+}
+
+// ---------------------------------------------------------------------------------------
+// Reading
+
+awaitable<void> connection::read_loop() {
+  for (;;) {
+    if (_pending_publishes.load(std::memory_order_relaxed) >=
+        static_cast<std::int64_t>(config().max_pending_publish_requests_per_connection)) {
+      co_await wait_for_publish_room();
+    }
+    if (is_closed()) break;
+    auto room = _decoder.prepare();
+    boost::system::error_code ec;
+    const auto n = co_await _socket.async_read_some(asio::buffer(room.data(), room.size()),
+                                                    asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) {
+      if (ec != asio::error::eof && ec != asio::error::operation_aborted) {
+        spdlog::debug("connection {} ({}): read: {}", _id, _remote_address, ec.message());
+      }
+      break;
+    }
+    _decoder.commit(n);
+    _received_since_tick = true;
+    bool stop = false;
+    for (;;) {
+      auto next = _decoder.next();
+      if (!next) {
+        if (_decoder.failed()) {
+          spdlog::warn("connection {} ({}): closing: {}", _id, _remote_address, next.error());
+          stop = true;
+          break;
+        }
+        // One bad frame: answer if it names a request, and go on with the next one.
+        spdlog::warn("connection {} ({}): dropped a frame: {}", _id, _remote_address, next.error());
+        if (!_connected || next.error() == wire::errc::unknown_command) {
+          stop = true;
+          break;
+        }
+        continue;
+      }
+      if (!next.value()) break;
+      if (next.value()->command.type() != proto::BaseCommand::SEND) flush_publishes();
+      handle_frame(*next.value());
+      if (is_closed()) {
+        stop = true;
+        break;
+      }
+    }
+    flush_publishes();
+    if (stop) break;
+  }
+  close();
+  release_all();
+  _broker.connection_closed(_id);
+}
+
+awaitable<void> connection::wait_for_publish_room() {
+  _reader_paused.store(true, std::memory_order_release);
+  // Re-check after announcing the pause: a receipt that came in between must not be missed.
+  while (!is_closed() && _pending_publishes.load(std::memory_order_acquire) >=
+                             static_cast<std::int64_t>(config().max_pending_publish_requests_per_connection)) {
+    _reader_wake.expires_at(asio::steady_timer::time_point::max());
+    boost::system::error_code ignored;
+    co_await _reader_wake.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
+  }
+  _reader_paused.store(false, std::memory_order_release);
+}
+
+void connection::publish_completed() {
+  const auto left = _pending_publishes.fetch_sub(1, std::memory_order_acq_rel) - 1;
+  if (_reader_paused.load(std::memory_order_acquire) &&
+      left < static_cast<std::int64_t>(config().max_pending_publish_requests_per_connection) / 2 + 1) {
+    asio::post(_shard.executor(), [self = shared_from_this()] { self->_reader_wake.cancel(); });
+  }
+}
+
+void connection::handle_frame(wire::frame& frame) {
+  const auto type = frame.command.type();
+  if (!_connected && type != proto::BaseCommand::CONNECT) {
+    spdlog::warn("connection {} ({}): {} before CONNECT: closing", _id, _remote_address,
+                      wire::command_name(frame.command));
+    close();
+    return;
+  }
+  handlers::dispatch(*this, frame);
+}
+
+void connection::release_all() {
+  for (auto& [id, p] : std::exchange(_producers, {})) {
+    auto owner = p->owner();
+    asio::post(owner->shard().executor(), [owner, p] { owner->remove_producer(*p); });
+  }
+  for (auto& [id, c] : std::exchange(_consumers, {})) {
+    auto owner = c->owner();
+    asio::post(owner->shard().executor(), [owner, c] { owner->remove_consumer(*c); });
+  }
+}
+
+void connection::defer_publish(io::shard& target, std::function<void()> publish) {
+  for (auto& [shard, publishes] : _deferred_publishes) {
+    if (shard == &target) {
+      publishes.push_back(std::move(publish));
+      return;
+    }
+  }
+  _deferred_publishes.emplace_back(&target, std::vector<std::function<void()>>{std::move(publish)});
+}
+
+void connection::flush_publishes() {
+  for (auto& [shard, publishes] : _deferred_publishes) {
+    if (publishes.empty()) continue;
+    asio::post(shard->executor(), [batch = std::move(publishes)]() {
+      for (const auto& publish : batch) publish();
+    });
+    publishes.clear();
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Writing
+
+void connection::send(std::vector<std::byte> frame, wire::shared_bytes tail) {
+  bool wake = false;
+  {
+    std::lock_guard lock(_out_mutex);
+    _out.push_back({std::move(frame), std::move(tail)});
+    wake = std::exchange(_writer_idle, false);
+  }
+  if (wake) asio::post(_shard.executor(), [self = shared_from_this()] { self->_writer_wake.cancel(); });
+}
+
+awaitable<void> connection::write_loop() {
+  std::vector<outgoing> batch;
+  std::vector<asio::const_buffer> buffers;
+  for (;;) {
+    {
+      std::lock_guard lock(_out_mutex);
+      batch.swap(_out);
+      if (batch.empty()) _writer_idle = true;
+    }
+    if (batch.empty()) {
+      if (is_closed()) co_return;
+      _writer_wake.expires_at(asio::steady_timer::time_point::max());
+      boost::system::error_code ignored;
+      co_await _writer_wake.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
+      continue;
+    }
+    buffers.clear();
+    for (const auto& o : batch) {
+      buffers.emplace_back(o.frame.data(), o.frame.size());
+      if (!o.tail.empty()) buffers.emplace_back(o.tail.data(), o.tail.size());
+    }
+    boost::system::error_code ec;
+    co_await asio::async_write(_socket, buffers, asio::redirect_error(asio::use_awaitable, ec));
+    batch.clear();
+    if (ec) {
+      close();
+      co_return;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Keep-alive
+
+awaitable<void> connection::keep_alive_loop() {
+  const auto interval = config().keep_alive_interval;
+  if (interval.count() <= 0) co_return;
+  while (!is_closed()) {
+    _keep_alive_timer.expires_after(interval);
+    boost::system::error_code ec;
+    co_await _keep_alive_timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+    if (ec || is_closed()) co_return;
+    if (_received_since_tick) {
+      _received_since_tick = false;
+      _ping_outstanding = false;
+      continue;
+    }
+    if (_ping_outstanding) {
+      spdlog::info("connection {} ({}): no answer to a keep-alive ping: closing", _id, _remote_address);
+      close();
+      co_return;
+    }
+    proto::BaseCommand ping;
+    ping.set_type(proto::BaseCommand::PING);
+    ping.mutable_ping();
+    send(wire::encode_command(ping));
+    _ping_outstanding = true;
+  }
+}
+
+std::shared_ptr<producer> connection::producer_of(std::uint64_t id) const {
+  auto it = _producers.find(id);
+  return it == _producers.end() ? nullptr : it->second;
+}
+
+void connection::attach(std::uint64_t id, std::shared_ptr<producer> p) { _producers[id] = std::move(p); }
+
+std::shared_ptr<producer> connection::detach_producer(std::uint64_t id) {
+  auto node = _producers.extract(id);
+  return node ? std::move(node.mapped()) : nullptr;
+}
+
+std::shared_ptr<consumer> connection::consumer_of(std::uint64_t id) const {
+  auto it = _consumers.find(id);
+  return it == _consumers.end() ? nullptr : it->second;
+}
+
+void connection::attach(std::uint64_t id, std::shared_ptr<consumer> c) { _consumers[id] = std::move(c); }
+
+std::shared_ptr<consumer> connection::detach_consumer(std::uint64_t id) {
+  auto node = _consumers.extract(id);
+  return node ? std::move(node.mapped()) : nullptr;
+}
+
+}  // namespace magnetar::broker

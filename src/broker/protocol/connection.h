@@ -1,0 +1,145 @@
+// connection: one client's TCP connection to the broker, on the shard that accepted it.
+//
+// The read loop cuts the byte stream into frames and hands each to the command handlers
+// (handlers/), in order. Before CONNECT only CONNECT is taken; anything else closes the
+// connection, as upstream brokers do. A frame that breaks the framing (too large, sizes
+// that don't add up) closes this connection only; a command that is well framed but
+// malformed gets an ERROR naming what is wrong, and reading goes on.
+//
+// Writes come from any shard: a topic on another shard sends receipts and messages
+// straight to the connection with send(), which queues the bytes under a mutex and
+// wakes the writer on the connection's shard, so many frames go out in one write.
+//
+// Keep-alive: every keepAliveIntervalSeconds, a connection that received nothing since
+// the last tick gets a PING; one that still received nothing by the next tick is
+// closed. Publishes awaiting their receipt are bounded: past the limit, reading pauses
+// until receipts catch up (the broker's back-pressure on producers).
+//
+// Owned by shared_ptr (the read loop, the writer and every producer and consumer on it
+// hold one). State other than the send queue is touched on the connection's shard only.
+#pragma once
+
+#include "broker/api/broker_config.h"
+#include "broker/api/client_channel.h"
+#include "io/gate.h"
+#include "io/net.h"
+#include "io/shard.h"
+#include "wire/frame_decoder.h"
+#include "wire/shared_bytes.h"
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <functional>
+#include <utility>
+#include <vector>
+
+namespace magnetar::broker {
+
+class broker_context;
+class consumer;
+class producer;
+
+class connection final : public client_channel, public std::enable_shared_from_this<connection> {
+ public:
+  // `alive` is held for the object's life: the broker's stop() waits until every
+  // connection is gone (its coroutines and requests use the broker to their end).
+  connection(broker_context& broker, io::shard& shard, asio::ip::tcp::socket socket, std::uint64_t id,
+             io::gate::pass alive);
+  ~connection() override;
+
+  // Starts the read loop, the writer and the keep-alive on the connection's shard.
+  void start();
+  // Closes the socket; the read loop then ends and releases producers and consumers.
+  // Thread-safe.
+  void close();
+  bool is_closed() const override { return _closed.load(std::memory_order_acquire); }
+
+  // Queues a frame (and optionally a stored entry written right after it) for the
+  // socket. Thread-safe; frames go out in the order of the calls.
+  void send(std::vector<std::byte> frame, wire::shared_bytes tail = {}) override;
+
+  std::uint64_t id() const override { return _id; }
+  io::shard& shard() { return _shard; }
+  broker_context& broker() { return _broker; }
+  const broker_config& config() const;
+  const std::string& remote_address() const override { return _remote_address; }
+  const std::string& connected_since() const override { return _connected_since; }
+  const std::string& client_version() const { return _client_version; }
+  int protocol_version() const { return _protocol_version; }
+
+  // Shard-local: the connection's producers and consumers by their client-chosen ids.
+  // One the broker closed stays until the client reuses its id or closes it; the
+  // lookups return null for an id with none.
+  std::shared_ptr<producer> producer_of(std::uint64_t id) const;
+  void attach(std::uint64_t id, std::shared_ptr<producer> p);
+  std::shared_ptr<producer> detach_producer(std::uint64_t id);
+  std::shared_ptr<consumer> consumer_of(std::uint64_t id) const;
+  void attach(std::uint64_t id, std::shared_ptr<consumer> c);
+  std::shared_ptr<consumer> detach_consumer(std::uint64_t id);
+
+  // Publish back-pressure: counted on the connection's shard when a SEND is handed to
+  // a topic, released from the topic's shard when its receipt or error is sent.
+  void publish_started() { _pending_publishes.fetch_add(1, std::memory_order_relaxed); }
+  void publish_completed() override;
+
+  // Hands a publish to the topic's shard. The publishes decoded from one socket read go
+  // to each shard in one post, at the end of the read or before any other command (so
+  // every command keeps its order): a post per SEND woke the topic's shard once per
+  // message.
+  void defer_publish(io::shard& target, std::function<void()> publish);
+
+  // The handshake (handlers/connect.cc).
+  void set_connected(std::string client_version, int protocol_version);
+  bool is_connected() const { return _connected; }
+
+ private:
+  struct outgoing {
+    std::vector<std::byte> frame;
+    wire::shared_bytes tail;
+  };
+
+  awaitable<void> read_loop();
+  awaitable<void> write_loop();
+  awaitable<void> keep_alive_loop();
+  awaitable<void> wait_for_publish_room();
+  void handle_frame(wire::frame& frame);
+  void flush_publishes();
+  void release_all();
+
+  io::gate::pass _alive;  // first, so that it is released last
+  broker_context& _broker;
+  io::shard& _shard;
+  asio::ip::tcp::socket _socket;
+  const std::uint64_t _id;
+  std::string _remote_address;
+  std::string _connected_since;
+  wire::frame_decoder _decoder;
+
+  std::atomic<bool> _closed{false};
+  bool _connected = false;
+  std::string _client_version;
+  int _protocol_version = 0;
+  bool _received_since_tick = false;
+  bool _ping_outstanding = false;
+
+  std::mutex _out_mutex;
+  std::vector<outgoing> _out;  // guarded by _out_mutex
+  bool _writer_idle = false;   // guarded by _out_mutex: the writer waits for a wake-up
+  asio::steady_timer _writer_wake;
+  asio::steady_timer _keep_alive_timer;
+
+  std::atomic<std::int64_t> _pending_publishes{0};
+  // Shard-local (the read loop): publishes not yet posted, by target shard.
+  std::vector<std::pair<io::shard*, std::vector<std::function<void()>>>> _deferred_publishes;
+  std::atomic<bool> _reader_paused{false};
+  asio::steady_timer _reader_wake;
+
+  std::map<std::uint64_t, std::shared_ptr<producer>> _producers;
+  std::map<std::uint64_t, std::shared_ptr<consumer>> _consumers;
+};
+
+}  // namespace magnetar::broker

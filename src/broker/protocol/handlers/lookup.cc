@@ -1,0 +1,71 @@
+#include "broker/protocol/broker_context.h"
+#include "broker/topic/topic_registry.h"
+#include "broker/protocol/handlers/handler_support.h"
+#include "broker/protocol/handlers/handlers.h"
+#include "wire/topic_name.h"
+
+namespace magnetar::broker::handlers {
+
+// This broker serves every topic (standalone): the answer is always "connect here".
+void lookup(connection& conn, const proto::CommandLookupTopic& command) {
+  proto::BaseCommand reply;
+  reply.set_type(proto::BaseCommand::LOOKUP_RESPONSE);
+  auto& response = *reply.mutable_lookuptopicresponse();
+  response.set_request_id(command.request_id());
+  auto name = wire::topic_name::parse(command.topic());
+  if (!command.has_topic() || !name) {
+    response.set_response(proto::CommandLookupTopicResponse::Failed);
+    response.set_error(proto::InvalidTopicName);
+    response.set_message(name ? "LOOKUP without topic" : message_of(name.error()));
+  } else {
+    response.set_response(proto::CommandLookupTopicResponse::Connect);
+    response.set_brokerserviceurl(conn.broker().service_url());
+    response.set_authoritative(true);
+  }
+  conn.send(wire::encode_command(reply));
+}
+
+void partitioned_metadata(connection& conn, const proto::CommandPartitionedTopicMetadata& command) {
+  start_request(conn, [command](std::shared_ptr<connection> self) -> awaitable<void> {
+    proto::BaseCommand reply;
+    reply.set_type(proto::BaseCommand::PARTITIONED_METADATA_RESPONSE);
+    auto& response = *reply.mutable_partitionmetadataresponse();
+    response.set_request_id(command.request_id());
+    auto name = wire::topic_name::parse(command.topic());
+    if (!name) {
+      response.set_response(proto::CommandPartitionedTopicMetadataResponse::Failed);
+      response.set_error(proto::InvalidTopicName);
+      response.set_message(message_of(name.error()));
+    } else {
+      auto partitions = co_await self->broker().topics().partitions_of(name.value());
+      if (partitions) {
+        response.set_response(proto::CommandPartitionedTopicMetadataResponse::Success);
+        response.set_partitions(static_cast<std::uint32_t>(partitions.value()));
+      } else {
+        response.set_response(proto::CommandPartitionedTopicMetadataResponse::Failed);
+        response.set_error(server_error_of(partitions.error()));
+        response.set_message(message_of(partitions.error()));
+      }
+    }
+    self->send(wire::encode_command(reply));
+  });
+}
+
+void get_topics_of_namespace(connection& conn, const proto::CommandGetTopicsOfNamespace& command) {
+  if (missing(conn, command.has_namespace_(), command.request_id(), "GET_TOPICS_OF_NAMESPACE", "namespace")) return;
+  start_request(conn, [command](std::shared_ptr<connection> self) -> awaitable<void> {
+    auto topics = co_await self->broker().topics().list_topics(command.namespace_());
+    if (!topics) {
+      self->send(error_frame(command.request_id(), topics.error()));
+      co_return;
+    }
+    proto::BaseCommand reply;
+    reply.set_type(proto::BaseCommand::GET_TOPICS_OF_NAMESPACE_RESPONSE);
+    auto& response = *reply.mutable_gettopicsofnamespaceresponse();
+    response.set_request_id(command.request_id());
+    for (const auto& t : topics.value()) response.add_topics(t);
+    self->send(wire::encode_command(reply));
+  });
+}
+
+}  // namespace magnetar::broker::handlers

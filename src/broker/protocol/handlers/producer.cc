@@ -1,0 +1,100 @@
+#include "base/log.h"
+#include "broker/protocol/broker_context.h"
+#include "broker/topic/topic_registry.h"
+#include "broker/api/errc.h"
+#include "broker/protocol/handlers/handler_support.h"
+#include "broker/protocol/handlers/handlers.h"
+#include "broker/topic/producer.h"
+#include "broker/topic/topic.h"
+#include "wire/topic_name.h"
+
+namespace magnetar::broker::handlers {
+
+namespace {
+
+struct created_producer {
+  std::shared_ptr<broker::producer> producer;
+  // Where the client resumes its sequence ids: the highest the topic took from this
+  // producer name (deduplication on), else -1.
+  std::int64_t last_sequence_id = -1;
+};
+
+awaitable<result<created_producer>> create_producer(std::shared_ptr<connection> conn, proto::CommandProducer command,
+                                                    wire::topic_name name) {
+  auto& broker = conn->broker();
+  MAGNETAR_CO_TRY(partitions, co_await broker.topics().partitions_of(name));
+  if (partitions > 0) {
+    co_return fail(errc::not_allowed, fmt::format("{} is a partitioned topic: produce to its partitions", name.full()));
+  }
+  std::string producer_name = command.has_producer_name() && !command.producer_name().empty()
+                                  ? command.producer_name()
+                                  : broker.new_producer_name();
+  co_return co_await io::run_on(broker.topics().owner_of(name), [&]() -> awaitable<result<created_producer>> {
+    MAGNETAR_CO_TRY(t, co_await broker.topics().get_topic(name, true));
+    MAGNETAR_CO_TRY(p, t->add_producer(conn, command, producer_name));
+    co_return created_producer{std::move(p), t->dedup().last_sequence_id(producer_name)};
+  });
+}
+
+}  // namespace
+
+void producer(connection& conn, const proto::CommandProducer& command) {
+  const auto request_id = command.request_id();
+  if (missing(conn, command.has_topic(), request_id, "PRODUCER", "topic")) return;
+  if (missing(conn, command.has_producer_id(), request_id, "PRODUCER", "producer_id")) return;
+  auto name = wire::topic_name::parse(command.topic());
+  if (!name) {
+    conn.send(error_frame(request_id, name.error()));
+    return;
+  }
+  if (auto existing = conn.producer_of(command.producer_id())) {
+    if (!existing->closed()) {
+      // A client that re-sends PRODUCER after a timeout gets the producer it has.
+      proto::BaseCommand reply;
+      reply.set_type(proto::BaseCommand::PRODUCER_SUCCESS);
+      reply.mutable_producer_success()->set_request_id(request_id);
+      reply.mutable_producer_success()->set_producer_name(existing->name());
+      reply.mutable_producer_success()->set_producer_ready(existing->ready());
+      conn.send(wire::encode_command(reply));
+      return;
+    }
+    conn.detach_producer(command.producer_id());
+  }
+  start_request(conn, [command, name = std::move(name).value()](std::shared_ptr<connection> self) -> awaitable<void> {
+    auto created = co_await create_producer(self, command, name);
+    if (!created) {
+      self->send(error_frame(command.request_id(), created.error()));
+      co_return;
+    }
+    auto p = created.value().producer;
+    if (self->is_closed()) {
+      // The connection went while the topic loaded: its release pass has run already.
+      auto owner = p->owner();
+      asio::post(owner->shard().executor(), [owner, p] { owner->remove_producer(*p); });
+      co_return;
+    }
+    self->attach(command.producer_id(), p);
+    // A WaitForExclusive producer queued behind others hears again once it may write.
+    const bool ready = p->ready();
+    self->send(wire::encode_command(producer_success(command.request_id(), p->name(),
+                                                     created.value().last_sequence_id, ready, p->access_mode())));
+    if (!ready) (void)p->answered();  // sends the ready answer if the topic made it ready meanwhile
+    spdlog::debug("producer {} on {} (connection {})", p->name(), name.full(), self->id());
+  });
+}
+
+void close_producer(connection& conn, const proto::CommandCloseProducer& command) {
+  auto p = conn.detach_producer(command.producer_id());
+  if (!p) {
+    // Closing what is already gone succeeds, as upstream: the client's goal is met.
+    conn.send(success_frame(command.request_id()));
+    return;
+  }
+  start_request(conn, [p, request_id = command.request_id()](std::shared_ptr<connection> self) -> awaitable<void> {
+    auto owner = p->owner();
+    co_await io::run_on(owner->shard(), [&] { owner->remove_producer(*p); });
+    self->send(success_frame(request_id));
+  });
+}
+
+}  // namespace magnetar::broker::handlers

@@ -1,0 +1,117 @@
+#include "broker/standalone/standalone.h"
+
+#include "bookie/bookie.h"
+#include "broker/admin/admin_server.h"
+#include "broker/namespace/namespace_resources.h"
+#include "broker/broker_service.h"
+#include "broker/api/errc.h"
+#include "io/block_on.h"
+#include "io/blocking_pool.h"
+#include "io/shard.h"
+#include "ledger/bookie_client.h"
+#include "ledger/ledger_client.h"
+#include "ledger/local_bookie_client.h"
+#include "meta/rocksdb_store.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <filesystem>
+
+namespace magnetar::broker {
+
+namespace {
+// Two journals: two fdatasync streams overlap on this class of disk (issue 3's figures).
+constexpr int journal_count = 2;
+}  // namespace
+
+struct standalone::parts {
+  explicit parts(unsigned shards) : shard_set(shards) {}
+  io::shard_set shard_set;
+  io::blocking_pool pool{4};
+  std::unique_ptr<meta::rocksdb_store> store;
+  std::unique_ptr<bookie::bookie> bookie;
+  std::unique_ptr<ledger::static_bookie_directory> directory;
+  std::unique_ptr<ledger::ledger_client> ledgers;
+  std::unique_ptr<namespace_resources> resources;
+  std::unique_ptr<broker_service> broker;
+  std::unique_ptr<admin::admin_server> admin;
+};
+
+standalone::standalone(broker_config config) : _config(std::move(config)) {}
+
+standalone::~standalone() { stop(); }
+
+result<void> standalone::start() {
+  const std::filesystem::path data = _config.data_dir;
+  std::error_code ec;
+  std::filesystem::create_directories(data, ec);
+  if (ec) return fail(errc::not_allowed, fmt::format("dataDir {}: {}", data.string(), ec.message()));
+  if (!_config.journal_sync_data) {
+    spdlog::warn("journalSyncData=false is ignored: magnetar acknowledges an entry only once it is synced");
+  }
+
+  const unsigned shards = _config.num_io_threads == 0 ? io::shard_set::default_count() : _config.num_io_threads;
+  _parts = std::make_unique<parts>(shards);
+  auto& p = *_parts;
+  p.shard_set.start();
+  _started = true;
+
+  p.store = std::make_unique<meta::rocksdb_store>(
+      meta::rocksdb_store::options{data / "metadata", base::system_clock(), &p.pool});
+  MAGNETAR_TRY(io::block_on(p.shard_set[0], p.store->start()));
+
+  bookie::bookie_options options;
+  for (int i = 0; i < journal_count; ++i) {
+    options.journal_directories.push_back((data / "bookie" / fmt::format("journal-{}", i)).string());
+  }
+  options.ledger_directory = (data / "bookie" / "ledgers").string();
+  options.checkpoint_interval = _config.bookie_checkpoint_interval;
+  MAGNETAR_TRY(opened, bookie::bookie::open(options, p.shard_set, p.pool, base::system_clock()));
+  p.bookie = std::move(opened);
+  p.bookie->start();
+  p.directory = std::make_unique<ledger::static_bookie_directory>();
+  p.directory->add("standalone-bookie", std::make_unique<ledger::local_bookie_client>(*p.bookie));
+  p.ledgers = std::make_unique<ledger::ledger_client>(*p.store, *p.directory, base::system_clock());
+
+  p.resources = std::make_unique<namespace_resources>(*p.store, _config.cluster_name);
+  p.broker = std::make_unique<broker_service>(
+      _config, broker_deps{*p.store, *p.resources, *p.ledgers, base::system_clock(), p.shard_set});
+  MAGNETAR_TRY(p.broker->start());
+  p.admin = std::make_unique<admin::admin_server>(_config, *p.store, &p.broker->topics(), p.shard_set[0]);
+  MAGNETAR_TRY(p.admin->start());
+  // The cluster, tenant `public` and namespace `public/default`, as a Pulsar standalone
+  // has them from its first start.
+  MAGNETAR_TRY(io::block_on(p.shard_set[0],
+                            p.resources->ensure_defaults(web_service_url(), p.broker->service_url())));
+  spdlog::info("standalone ready: {} (admin {})", p.broker->service_url(), web_service_url());
+  return success();
+}
+
+void standalone::stop() {
+  if (!_started) return;
+  _started = false;
+  auto& p = *_parts;
+  if (p.admin) io::block_on(p.shard_set[0], p.admin->stop());
+  p.admin.reset();
+  if (p.broker) p.broker->stop();
+  p.broker.reset();
+  p.resources.reset();
+  p.ledgers.reset();
+  p.directory.reset();
+  if (p.bookie) io::block_on(p.shard_set[0], p.bookie->stop());
+  p.bookie.reset();
+  if (p.store) io::block_on(p.shard_set[0], p.store->stop());
+  p.store.reset();
+  p.shard_set.stop();
+  _parts.reset();
+}
+
+std::uint16_t standalone::broker_port() const { return _parts && _parts->broker ? _parts->broker->port() : 0; }
+std::uint16_t standalone::web_port() const { return _parts && _parts->admin ? _parts->admin->port() : 0; }
+std::string standalone::web_service_url() const {
+  return fmt::format("http://{}:{}", _config.advertised_address, web_port());
+}
+std::string standalone::service_url() const { return _parts && _parts->broker ? _parts->broker->service_url() : ""; }
+
+}  // namespace magnetar::broker

@@ -1,0 +1,409 @@
+#include "broker/topic/topic.h"
+
+#include "base/log.h"
+#include "broker/topic/backlog_quota.h"
+#include "broker/topic/topic_registry.h"
+#include "broker/api/client_channel.h"
+#include "broker/topic/cursor_moves.h"
+#include "broker/topic/consumer.h"
+#include "broker/api/errc.h"
+#include "broker/topic/producer.h"
+#include "broker/api/protocol_error.h"
+#include "io/run_on.h"
+#include "mledger/errc.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace magnetar::broker {
+
+topic::topic(topic_registry& registry, wire::topic_name name, io::shard& shard,
+             std::unique_ptr<mledger::managed_ledger> ledger)
+    : _registry(registry),
+      _name(std::move(name)),
+      _full_name(_name.full()),
+      _shard(shard),
+      _ledger(std::move(ledger)),
+      _gate(fmt::format("topic {}", _full_name)),
+      _policies(resolve_policies(nullptr, registry.config())),
+      _dedup(std::make_unique<deduplication>(*_ledger, registry.config(), _full_name)) {
+  _terminated.store(_ledger->is_terminated(), std::memory_order_release);
+}
+
+topic::~topic() = default;
+
+const broker_config& topic::config() const { return _registry.config(); }
+base::clock& topic::clock() { return _registry.clock(); }
+
+void topic::start() {
+  auto pass = _gate.enter();
+  if (!pass) return;
+  _tick_timer = std::make_unique<io::timer>(_shard.executor(), clock());
+  io::spawn(_shard.executor(),
+            [self = shared_from_this(), held = std::make_shared<io::gate::pass>(std::move(pass).value())]() {
+              return self->tick_loop(held);
+            });
+  auto policy_pass = _gate.enter();
+  if (!policy_pass) return;
+  _policy_timer = std::make_unique<io::timer>(_shard.executor(), clock());
+  io::spawn(_shard.executor(),
+            [self = shared_from_this(), held = std::make_shared<io::gate::pass>(std::move(policy_pass).value())]() {
+              return self->policy_loop(held);
+            });
+}
+
+awaitable<void> topic::tick_loop(std::shared_ptr<io::gate::pass> /*held*/) {
+  while (!_closing) {
+    const auto now = clock().now();
+    _in.roll(now);
+    for (const auto& p : _producers) p->meter().roll(now);
+    for (const auto& [name, s] : _subscriptions) s->roll(now);
+    _write_stats.tick(_ledger->write_stats());
+    if (!co_await _tick_timer->wait_for(std::chrono::seconds(1))) break;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Producers
+
+result<std::shared_ptr<producer>> topic::add_producer(std::shared_ptr<client_channel> conn,
+                                                      const proto::CommandProducer& request, std::string name) {
+  if (_closing) return fail(errc::service_not_ready, fmt::format("topic {} is closing", _full_name));
+  if (is_terminated()) return fail(errc::topic_terminated, "Topic was already terminated");
+  const auto mode = request.producer_access_mode();
+  // A producer of a connection that died keeps its name until its removal reaches the
+  // topic; a client re-creating it after a reconnect must not be refused for that.
+  auto gone = [](const auto& p) {
+    if (!p->conn()->is_closed()) return false;
+    p->mark_closed();
+    return true;
+  };
+  std::erase_if(_producers, gone);
+  std::erase_if(_waiting_exclusive, gone);
+  promote_waiting();
+  for (const auto* list : {&_producers, &_waiting_exclusive}) {
+    for (const auto& p : *list) {
+      if (p->name() == name) {
+        return fail(errc::producer_busy, fmt::format("Producer with name '{}' is already connected to topic {}",
+                                                     name, _full_name));
+      }
+    }
+  }
+  if (mode == proto::ExclusiveWithFencing) {
+    for (const auto& p : _producers) {
+      p->send_close();
+      p->mark_closed();
+    }
+    _producers.clear();
+    fail_waiting_producers(proto::ProducerFenced, fmt::format("a fencing producer took topic {}", _full_name));
+  }
+  MAGNETAR_TRY(admit_producer(*this));
+  const bool waits = mode == proto::WaitForExclusive && (!_producers.empty() || !_waiting_exclusive.empty());
+  if (!waits && !_waiting_exclusive.empty() && mode != proto::ExclusiveWithFencing) {
+    return fail(errc::producer_busy, fmt::format("Topic {} has producers waiting for exclusive access", _full_name));
+  }
+  if (!waits && !_producers.empty() && (mode != proto::Shared || _producers.front()->access_mode() != proto::Shared)) {
+    return fail(errc::producer_busy, fmt::format("Topic {} has an exclusive producer, or already has producers",
+                                                 _full_name));
+  }
+  auto p = std::make_shared<producer>(std::move(conn), shared_from_this(), request.producer_id(), std::move(name), mode,
+                                      request.epoch(), request.request_id(), /*ready=*/!waits);
+  if (waits) {
+    _waiting_exclusive.push_back(p);
+  } else {
+    _producers.push_back(p);
+  }
+  return p;
+}
+
+void topic::promote_waiting() {
+  if (_closing || is_terminated()) return;
+  while (_producers.empty() && !_waiting_exclusive.empty()) {
+    auto next = std::move(_waiting_exclusive.front());
+    _waiting_exclusive.erase(_waiting_exclusive.begin());
+    if (next->closed() || next->conn()->is_closed()) continue;
+    _producers.push_back(next);
+    next->make_ready(_dedup->last_sequence_id(next->name()));
+  }
+}
+
+void topic::remove_producer(const producer& p) {
+  auto same = [&](const auto& x) {
+    if (x.get() != &p) return false;
+    x->mark_closed();
+    return true;
+  };
+  std::erase_if(_producers, same);
+  std::erase_if(_waiting_exclusive, same);
+  promote_waiting();
+}
+
+void topic::disconnect_producers() {
+  for (const auto& p : _producers) {
+    p->send_close();
+    p->mark_closed();
+  }
+  _producers.clear();
+  fail_waiting_producers(proto::ServiceNotReady, fmt::format("topic {} closed its producers", _full_name));
+}
+
+void topic::fail_waiting_producers(proto::ServerError code, const std::string& message) {
+  // Their PRODUCER requests are still pending: an ERROR ends them (a CLOSE_PRODUCER
+  // would reach a client that has no producer yet).
+  for (const auto& p : _waiting_exclusive) p->fail_waiting(code, message);
+  _waiting_exclusive.clear();
+}
+
+void topic::publish(std::shared_ptr<producer> p, std::uint64_t sequence_id, std::uint64_t highest_sequence_id,
+                    int messages, wire::shared_bytes entry, bool partial_chunk) {
+  if (!p->ready()) {
+    p->send_error(sequence_id, proto::NotAllowedError,
+                  fmt::format("producer {} is waiting for exclusive access to {}", p->name(), _full_name));
+    return;
+  }
+  if (p->closed() || _closing) {
+    // Closed by a terminate: the entries it let in were answered before the close.
+    if (is_terminated() && !_closing) {
+      p->send_error(sequence_id, proto::TopicTerminatedError, "Topic was already terminated");
+    } else {
+      p->send_error(sequence_id, proto::ServiceNotReady, fmt::format("producer {} is closed", p->name()));
+    }
+    return;
+  }
+  auto pass = _gate.enter();
+  if (!pass) {
+    p->send_error(sequence_id, proto::ServiceNotReady, fmt::format("topic {} is closing", _full_name));
+    return;
+  }
+  const bool deduplicated = _dedup->enabled() && !partial_chunk;
+  if (deduplicated) {
+    const auto verdict = _dedup->check(p->name(), static_cast<std::int64_t>(sequence_id),
+                                       static_cast<std::int64_t>(highest_sequence_id));
+    if (verdict == deduplication::verdict::duplicate) {
+      // Stored already: the receipt names no entry (-1:-1), as upstream answers.
+      p->send_receipt(sequence_id, highest_sequence_id, mledger::position::earliest());
+      return;
+    }
+    if (verdict == deduplication::verdict::unknown) {
+      // Its first copy is still being written: the client resends after this error and
+      // then learns which it was.
+      p->send_error(sequence_id, proto::PersistenceError,
+                    "Cannot determine whether the message is a duplicate at this time");
+      return;
+    }
+  }
+  _in.record(static_cast<std::uint64_t>(messages), entry.size());
+  p->meter().record(static_cast<std::uint64_t>(messages), entry.size());
+  io::spawn(_shard.executor(), [self = shared_from_this(), p = std::move(p), sequence_id, highest_sequence_id,
+                                entry = std::move(entry), deduplicated,
+                                held = std::make_shared<io::gate::pass>(std::move(pass).value())]() mutable {
+    return self->append(std::move(p), sequence_id, highest_sequence_id, std::move(entry), deduplicated,
+                        std::move(held));
+  });
+}
+
+awaitable<void> topic::append(std::shared_ptr<producer> p, std::uint64_t sequence_id,
+                              std::uint64_t highest_sequence_id, wire::shared_bytes entry, bool deduplicated,
+                              std::shared_ptr<io::gate::pass> /*held*/) {
+  auto added = co_await _ledger->add_entry(std::move(entry));
+  if (added) {
+    if (deduplicated) _dedup->persisted(p->name(), static_cast<std::int64_t>(highest_sequence_id), added.value());
+    p->send_receipt(sequence_id, highest_sequence_id, added.value());
+    co_return;
+  }
+  if (deduplicated) _dedup->publish_failed(p->name());
+  if (added.error() == mledger::errc::terminated) {
+    // Raced a terminate: answered after the receipts of the entries it let in.
+    co_await wait_terminated();
+    p->send_error(sequence_id, proto::TopicTerminatedError, "Topic was already terminated");
+    co_return;
+  }
+  spdlog::warn("{}: publish of {} from {} failed: {}", _full_name, sequence_id, p->name(), added.error());
+  p->send_error(sequence_id, proto::PersistenceError, message_of(added.error()));
+}
+
+// ---------------------------------------------------------------------------------------
+// Subscriptions
+
+std::size_t topic::consumer_count() const {
+  std::size_t n = 0;
+  for (const auto& [name, s] : _subscriptions) n += s->consumers().size();
+  return n;
+}
+
+std::shared_ptr<subscription> topic::find_subscription(const std::string& name) const {
+  auto it = _subscriptions.find(name);
+  return it == _subscriptions.end() ? nullptr : it->second;
+}
+
+std::vector<std::string> topic::subscription_names() const {
+  std::vector<std::string> names;
+  for (const auto& [name, s] : _subscriptions) names.push_back(name);
+  return names;
+}
+
+awaitable<result<std::shared_ptr<subscription>>> topic::open_subscription(const proto::CommandSubscribe& request) {
+  const auto& name = request.subscription();
+  if (auto existing = find_subscription(name)) {
+    if (existing->type() != request.subtype() && !existing->consumers().empty()) {
+      co_return fail(errc::consumer_busy,
+                     fmt::format("Subscription {} is of type {}, not {}", name,
+                                 proto::CommandSubscribe::SubType_Name(existing->type()),
+                                 proto::CommandSubscribe::SubType_Name(request.subtype())));
+    }
+    if (existing->type() == request.subtype()) co_return existing;
+    // Nobody is on it: it takes the newcomer's type, as upstream re-creates the dispatcher.
+    co_await existing->close(false);
+    _subscriptions.erase(name);
+  }
+  const bool durable = request.durable();
+  const auto start = request.initialposition() == proto::CommandSubscribe::Earliest ? mledger::initial_position::earliest
+                                                                                     : mledger::initial_position::latest;
+  MAGNETAR_CO_TRY(cursor, co_await _ledger->open_cursor(name, start,
+                                                       durable ? mledger::durability::durable
+                                                               : mledger::durability::non_durable));
+  if (!durable && request.has_start_message_id()) {
+    // A reader starts at the given entry: the client drops the messages before its
+    // start (all of the entry when the start is exclusive), as upstream clients do.
+    // The ids are unsigned on the wire: -1 (earliest) arrives as all ones.
+    const auto& id = request.start_message_id();
+    const auto l = static_cast<std::int64_t>(id.ledgerid());
+    const auto e = static_cast<std::int64_t>(id.entryid());
+    mledger::position from{ledger_id(l), entry_id(e)};
+    if (l == std::numeric_limits<std::int64_t>::max()) {
+      from = mledger::position::latest();
+    } else if (l < 0 || e < 0) {
+      from = mledger::position::earliest();
+    }
+    MAGNETAR_CO_TRY(co_await cursor->reset(from));
+  }
+  auto s = std::make_shared<subscription>(*this, name, cursor, request.subtype());
+  _subscriptions.emplace(name, s);
+  co_return s;
+}
+
+awaitable<result<std::shared_ptr<consumer>>> topic::subscribe(std::shared_ptr<client_channel> conn,
+                                                              proto::CommandSubscribe request) {
+  if (_closing) co_return fail(errc::service_not_ready, fmt::format("topic {} is closing", _full_name));
+  if (request.subscription().empty()) co_return fail(errc::invalid_request, "the subscription name is empty");
+  if (request.subscription() == dedup_cursor_name) {
+    co_return fail(errc::not_allowed, fmt::format("the subscription name {} is the broker's own", dedup_cursor_name));
+  }
+  MAGNETAR_CO_TRY(sub, co_await open_subscription(request));
+  auto c = std::make_shared<consumer>(std::move(conn), shared_from_this(), request.consumer_id(),
+                                      request.consumer_name(), request.priority_level());
+  MAGNETAR_CO_TRY(sub->add_consumer(c, request));
+  co_return c;
+}
+
+void topic::remove_consumer(const consumer& c) {
+  auto* s = c.sub();
+  if (s == nullptr) return;
+  s->remove_consumer(c);
+  if (!s->is_durable() && s->consumers().empty() && !s->is_closing()) {
+    // A reader's subscription goes with its last consumer.
+    auto pass = _gate.enter();
+    if (!pass) return;
+    auto name = s->name();
+    io::spawn(_shard.executor(), [self = shared_from_this(), name,
+                                  held = std::make_shared<io::gate::pass>(std::move(pass).value())]() -> awaitable<void> {
+      auto sub = self->find_subscription(name);
+      if (!sub || !sub->consumers().empty()) co_return;
+      self->_subscriptions.erase(name);
+      co_await sub->close(false);
+      auto removed = co_await self->_ledger->delete_cursor(name);
+      if (!removed) spdlog::warn("{}: dropping reader cursor {} failed: {}", self->_full_name, name, removed.error());
+    });
+  }
+}
+
+awaitable<result<void>> topic::unsubscribe(const consumer& c, bool force) {
+  auto* s = c.sub();
+  if (s == nullptr) co_return fail(errc::subscription_not_found, "the consumer has no subscription");
+  if (s->consumers().size() > 1 && !force) {
+    co_return fail(errc::precondition_failed,
+                   fmt::format("Subscription {} has other connected consumers", s->name()));
+  }
+  // The one unsubscribing is answered by the handler, not told to go away; any others
+  // (force) get CLOSE_CONSUMER.
+  const auto name = s->name();
+  s->remove_consumer(c);
+  co_return co_await delete_subscription(name, true);
+}
+
+awaitable<result<void>> topic::create_subscription(std::string name, message_position start) {
+  if (find_subscription(name) || _ledger->find_cursor(name) != nullptr) {
+    co_return fail(errc::conflict, fmt::format("Subscription {} already exists", name));
+  }
+  const bool earliest = start.ledger_id < 0;
+  MAGNETAR_CO_TRY(cursor, co_await _ledger->open_cursor(name, earliest ? mledger::initial_position::earliest
+                                                                       : mledger::initial_position::latest));
+  const bool latest = start.ledger_id == message_position::latest().ledger_id;
+  if (!earliest && !latest) {
+    MAGNETAR_CO_TRY(
+                    co_await cursor->reset({ledger_id(start.ledger_id), entry_id(start.entry_id)}));
+  }
+  _subscriptions.emplace(name, std::make_shared<subscription>(*this, name, cursor, proto::CommandSubscribe::Exclusive));
+  co_return success();
+}
+
+awaitable<result<void>> topic::delete_subscription(std::string name, bool force) {
+  auto s = find_subscription(name);
+  if (!s && _ledger->find_cursor(name) == nullptr) {
+    co_return fail(errc::subscription_not_found, fmt::format("Subscription {} not found", name));
+  }
+  if (s) {
+    if (!s->consumers().empty() && !force) {
+      co_return fail(errc::precondition_failed, fmt::format("Subscription {} has active consumers", name));
+    }
+    _subscriptions.erase(name);
+    co_await s->close(true);
+  }
+  co_return co_await _ledger->delete_cursor(name);
+}
+
+// ---------------------------------------------------------------------------------------
+// Lifecycle
+
+awaitable<void> topic::close_clients(bool notify) {
+  for (const auto& p : _producers) {
+    if (notify) p->send_close();
+    p->mark_closed();
+  }
+  _producers.clear();
+  fail_waiting_producers(proto::ServiceNotReady, fmt::format("topic {} is closing", _full_name));
+  auto subs = _subscriptions;
+  for (const auto& [name, s] : subs) co_await s->close(notify);
+}
+
+awaitable<result<void>> topic::close() {
+  if (_closing) co_return success();
+  _closing = true;
+  co_await close_clients(true);
+  if (_tick_timer) _tick_timer->cancel();
+  if (_policy_timer) _policy_timer->cancel();
+  // The managed ledger's close persists the cursors, this snapshot with them: the next
+  // load replays nothing that this one already knew.
+  _dedup->snapshot();
+  auto closed = co_await _ledger->close();
+  co_await _gate.close();
+  co_return closed;
+}
+
+awaitable<result<void>> topic::remove(bool force) {
+  if (has_clients() && !force) {
+    co_return fail(errc::precondition_failed, fmt::format("Topic {} has active producers or subscriptions", _full_name));
+  }
+  if (_closing) co_return fail(errc::service_not_ready, fmt::format("topic {} is closing", _full_name));
+  _closing = true;
+  co_await close_clients(true);
+  _subscriptions.clear();
+  if (_tick_timer) _tick_timer->cancel();
+  if (_policy_timer) _policy_timer->cancel();
+  auto removed = co_await _ledger->remove();
+  co_await _gate.close();
+  co_return removed;
+}
+
+}  // namespace magnetar::broker
