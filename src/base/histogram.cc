@@ -1,5 +1,7 @@
 #include "base/histogram.h"
 
+#include "base/varint.h"
+
 #include <cmath>
 
 namespace magnetar::base {
@@ -20,18 +22,6 @@ namespace {
 constexpr std::string_view magic = "MGH";
 constexpr std::uint8_t format_version = 1;
 
-std::size_t varint_size(std::uint64_t v) { return (static_cast<std::size_t>(std::bit_width(v | 1)) + 6) / 7; }
-
-char* write_varint(char* out, std::uint64_t v) {
-  for (; v >= 0x80; v >>= 7) *out++ = static_cast<char>(static_cast<std::uint8_t>(v) | 0x80);
-  *out++ = static_cast<char>(v);
-  return out;
-}
-
-void put_varint(std::string& out, std::uint64_t v) {
-  char buffer[10];
-  out.append(buffer, write_varint(buffer, v));
-}
 
 // Reads from untrusted bytes; every failure names the byte offset so that a
 // bad frame can be found in a capture.
@@ -58,37 +48,22 @@ class reader {
   // The counts loop's fast path, with no result<> per token. On false
   // nothing is consumed, and varint() then says what is wrong.
   bool next_varint(std::uint64_t& v) noexcept {
-    std::size_t pos = _pos;
-    std::uint64_t out = 0;
-    for (int shift = 0; pos != _bytes.size(); shift += 7) {
-      const auto b = static_cast<std::uint8_t>(_bytes[pos++]);
-      if (shift == 63 && b > 1) return false;
-      out |= static_cast<std::uint64_t>(b & 0x7f) << shift;
-      if ((b & 0x80) == 0) {
-        if (b == 0 && shift > 0) return false;
-        _pos = pos;
-        v = out;
-        return true;
-      }
-    }
-    return false;
+    const auto r = read_varint(std::span<const char>(_bytes).subspan(_pos), true);
+    if (r.status != varint_status::ok) return false;
+    _pos += r.size;
+    v = r.value;
+    return true;
   }
 
   result<std::uint64_t> varint(std::string_view what) {
-    if (std::uint64_t v = 0; next_varint(v)) return v;
-    const std::size_t start = _pos;
-    std::uint64_t v = 0;
-    for (int shift = 0;; shift += 7) {
-      if (at_end()) return truncated(what);
-      const auto b = static_cast<std::uint8_t>(_bytes[_pos++]);
-      // The tenth byte holds bit 63 only; anything more does not fit.
-      if (shift == 63 && b > 1) return corrupt(what, start, "varint longer than 64 bits");
-      v |= static_cast<std::uint64_t>(b & 0x7f) << shift;
-      if ((b & 0x80) == 0) {
-        if (b == 0 && shift > 0) return corrupt(what, start, "overlong varint");
-        return v;
-      }
+    const auto r = read_varint(std::span<const char>(_bytes).subspan(_pos), true);
+    switch (r.status) {
+      case varint_status::ok: _pos += r.size; return r.value;
+      case varint_status::truncated: _pos = _bytes.size(); return truncated(what);
+      case varint_status::too_long: return corrupt(what, _pos, "varint longer than 64 bits");
+      case varint_status::overlong: return corrupt(what, _pos, "overlong varint");
     }
+    return corrupt(what, _pos, "unreadable varint");
   }
 
   // A varint that must fit a non-negative int64.
@@ -263,11 +238,11 @@ std::string histogram::serialize() const {
   out.append(magic);
   out.push_back(static_cast<char>(format_version));
   out.push_back(static_cast<char>(_digits));
-  put_varint(out, static_cast<std::uint64_t>(_highest));
-  put_varint(out, static_cast<std::uint64_t>(_total));
-  put_varint(out, static_cast<std::uint64_t>(_overflow));
-  put_varint(out, static_cast<std::uint64_t>(min()));
-  put_varint(out, static_cast<std::uint64_t>(_max));
+  append_varint(out, static_cast<std::uint64_t>(_highest));
+  append_varint(out, static_cast<std::uint64_t>(_total));
+  append_varint(out, static_cast<std::uint64_t>(_overflow));
+  append_varint(out, static_cast<std::uint64_t>(min()));
+  append_varint(out, static_cast<std::uint64_t>(_max));
   if (_total == 0) return out;
 
   const auto for_each_token = [this](auto&& emit) {

@@ -1,6 +1,7 @@
 #include "mledger/range_set.h"
 
 #include "base/assert.h"
+#include "base/varint.h"
 
 #include <algorithm>
 #include <limits>
@@ -144,14 +145,6 @@ namespace {
 
 constexpr std::uint8_t format_version = 1;
 
-void put_varint(std::vector<std::byte>& out, std::uint64_t value) {
-  while (value >= 0x80) {
-    out.push_back(static_cast<std::byte>((value & 0x7f) | 0x80));
-    value >>= 7;
-  }
-  out.push_back(static_cast<std::byte>(value));
-}
-
 class reader {
  public:
   explicit reader(std::span<const std::byte> bytes) : _bytes(bytes) {}
@@ -159,16 +152,10 @@ class reader {
   bool at_end() const { return _offset == _bytes.size(); }
 
   std::optional<std::uint64_t> varint() {
-    std::uint64_t value = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (_offset == _bytes.size()) return std::nullopt;
-      const auto byte = static_cast<std::uint8_t>(_bytes[_offset++]);
-      // The tenth byte may only carry the top bit of a 64-bit value.
-      if (shift == 63 && byte > 1) return std::nullopt;
-      value |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
-      if ((byte & 0x80) == 0) return value;
-    }
-    return std::nullopt;
+    const auto r = base::read_varint(_bytes.subspan(_offset));
+    if (r.status != base::varint_status::ok) return std::nullopt;
+    _offset += r.size;
+    return r.value;
   }
 
   std::optional<std::uint8_t> byte() {
@@ -206,7 +193,7 @@ range_set::serialized range_set::serialize(std::size_t max_ranges) const {
   }
   out.bytes.reserve(2 + out.ranges_written * 3);
   out.bytes.push_back(static_cast<std::byte>(format_version));
-  put_varint(out.bytes, ledgers);
+  base::append_varint(out.bytes, ledgers);
 
   std::int64_t previous_ledger = -1;
   for (auto group = _ranges.begin(); group != stop;) {
@@ -215,13 +202,13 @@ range_set::serialized range_set::serialize(std::size_t max_ranges) const {
     std::uint64_t count = 0;
     while (group_end != stop && group_end->first.ledger() == ledger) ++group_end, ++count;
 
-    put_varint(out.bytes, static_cast<std::uint64_t>(ledger.value() - previous_ledger - 1));
-    put_varint(out.bytes, count);
+    base::append_varint(out.bytes, static_cast<std::uint64_t>(ledger.value() - previous_ledger - 1));
+    base::append_varint(out.bytes, count);
     std::int64_t previous_last = -2;
     for (auto it = group; it != group_end; ++it) {
       const std::int64_t first = it->first.entry().value();
-      put_varint(out.bytes, static_cast<std::uint64_t>(first - previous_last - 2));
-      put_varint(out.bytes, static_cast<std::uint64_t>(it->second.value() - first));
+      base::append_varint(out.bytes, static_cast<std::uint64_t>(first - previous_last - 2));
+      base::append_varint(out.bytes, static_cast<std::uint64_t>(it->second.value() - first));
       previous_last = it->second.value();
     }
     previous_ledger = ledger.value();

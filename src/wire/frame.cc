@@ -1,5 +1,6 @@
 #include "wire/frame.h"
 
+#include "base/varint.h"
 #include "wire/big_endian.h"
 #include "wire/crc32c.h"
 #include "wire/errc.h"
@@ -85,13 +86,9 @@ std::optional<std::size_t> append_payload_front(std::vector<std::byte>& out,
 std::optional<std::uint64_t> peek_type_number(std::span<const std::byte> bytes) {
   constexpr std::byte type_tag{0x08};  // field 1, varint
   if (bytes.empty() || bytes[0] != type_tag) return std::nullopt;
-  std::uint64_t value = 0;
-  for (std::size_t i = 1; i < bytes.size() && i <= 10; ++i) {
-    const auto b = std::to_integer<std::uint64_t>(bytes[i]);
-    value |= (b & 0x7f) << (7 * (i - 1));
-    if ((b & 0x80) == 0) return value;
-  }
-  return std::nullopt;
+  const auto r = base::read_varint(bytes.subspan(1));
+  if (r.status != base::varint_status::ok) return std::nullopt;
+  return r.value;
 }
 
 std::string type_number_name(std::uint64_t number) {

@@ -1,6 +1,8 @@
 #include "broker/topic/dispatch_fields.h"
 
+#include "base/varint.h"
 #include "broker/topic/entry_format.h"
+#include "proto/pulsar_api.pb.h"
 #include "wire/errc.h"
 
 #include <fmt/format.h>
@@ -10,12 +12,12 @@
 namespace magnetar::broker {
 namespace {
 
-// MessageMetadata's field numbers (upstream's PulsarApi.proto) that dispatch reads.
-constexpr std::uint32_t partition_key_field = 6;
-constexpr std::uint32_t num_messages_in_batch_field = 11;
-constexpr std::uint32_t partition_key_b64_encoded_field = 17;
-constexpr std::uint32_t ordering_key_field = 18;
-constexpr std::uint32_t deliver_at_time_field = 19;
+// The MessageMetadata fields dispatch reads, by the numbers the schema gives them.
+constexpr std::uint32_t partition_key_field = proto::MessageMetadata::kPartitionKeyFieldNumber;
+constexpr std::uint32_t num_messages_in_batch_field = proto::MessageMetadata::kNumMessagesInBatchFieldNumber;
+constexpr std::uint32_t partition_key_b64_encoded_field = proto::MessageMetadata::kPartitionKeyB64EncodedFieldNumber;
+constexpr std::uint32_t ordering_key_field = proto::MessageMetadata::kOrderingKeyFieldNumber;
+constexpr std::uint32_t deliver_at_time_field = proto::MessageMetadata::kDeliverAtTimeFieldNumber;
 
 enum wire_type : std::uint32_t { varint = 0, fixed64 = 1, length_delimited = 2, fixed32 = 5 };
 
@@ -27,13 +29,11 @@ class reader {
   bool done() const { return _at == _end; }
 
   bool read_varint(std::uint64_t& value) {
-    value = 0;
-    for (int shift = 0; shift < 64 && _at != _end; shift += 7) {
-      const auto b = static_cast<std::uint8_t>(*_at++);
-      value |= std::uint64_t{b & 0x7fu} << shift;
-      if ((b & 0x80u) == 0) return true;
-    }
-    return false;
+    const auto r = base::read_varint(std::span<const std::byte>(_at, _end));
+    if (r.status != base::varint_status::ok) return false;
+    _at += r.size;
+    value = r.value;
+    return true;
   }
   bool read_bytes(std::string_view& out) {
     std::uint64_t size = 0;
