@@ -110,4 +110,15 @@ std::string topic_name::persistence_name() const {
   return fmt::format("{}/{}/{}/{}", _tenant, _namespace, _domain, _local);
 }
 
+std::string segment_descriptor(std::uint32_t hash_start, std::uint32_t hash_end, std::uint64_t id) {
+  return fmt::format("{:04x}-{:04x}-{}", hash_start, hash_end, id);
+}
+
+std::string segment_topic_name(std::string_view scalable_topic_path, std::uint32_t hash_start, std::uint32_t hash_end,
+                               std::uint64_t id) {
+  constexpr std::string_view scheme = "topic://";
+  if (scalable_topic_path.starts_with(scheme)) scalable_topic_path.remove_prefix(scheme.size());
+  return fmt::format("segment://{}/{}", scalable_topic_path, segment_descriptor(hash_start, hash_end, id));
+}
+
 }  // namespace magnetar::wire

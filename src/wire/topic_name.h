@@ -15,6 +15,7 @@
 
 #include "base/result.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -59,5 +60,13 @@ class topic_name {
 
 // Tenant, namespace and cluster names: letters, digits and -=:._ (upstream's rule).
 bool is_valid_name_part(std::string_view part);
+
+// A scalable topic's segment, as upstream names it: "<start>-<end>-<id>", the hash range
+// [start, end] as four lowercase hex digits each and the segment's id in decimal.
+std::string segment_descriptor(std::uint32_t hash_start, std::uint32_t hash_end, std::uint64_t id);
+// "segment://<path>/<descriptor>" for the scalable topic "topic://<path>" (`path` is
+// "tenant/namespace/local"; a leading "topic://" is dropped).
+std::string segment_topic_name(std::string_view scalable_topic_path, std::uint32_t hash_start, std::uint32_t hash_end,
+                               std::uint64_t id);
 
 }  // namespace magnetar::wire

@@ -1,6 +1,7 @@
 #include "broker/scalable/segment_layout.h"
 
 #include "broker/api/errc.h"
+#include "wire/topic_name.h"
 
 #include <fmt/format.h>
 
@@ -106,12 +107,13 @@ result<segment_layout::change> segment_layout::merge(std::uint64_t first, std::u
 }
 
 std::string segment_descriptor(const segment_info& segment) {
-  return fmt::format("{:04x}-{:04x}-{}", segment.range.start, segment.range.end, segment.id);
+  return wire::segment_descriptor(segment.range.start, segment.range.end, segment.id);
 }
 
 std::string segment_topic_name(const std::string& tenant, const std::string& namespace_part,
                                const std::string& local, const segment_info& segment) {
-  return fmt::format("segment://{}/{}/{}/{}", tenant, namespace_part, local, segment_descriptor(segment));
+  return wire::segment_topic_name(fmt::format("{}/{}/{}", tenant, namespace_part, local), segment.range.start,
+                                  segment.range.end, segment.id);
 }
 
 }  // namespace magnetar::broker::scalable

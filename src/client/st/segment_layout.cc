@@ -16,9 +16,7 @@ constexpr std::string_view scalable_scheme = "topic://";
 
 std::string segment_layout::segment_topic_name(std::string_view scalable_topic, std::uint32_t hash_start,
                                                std::uint32_t hash_end, std::uint64_t id) {
-  std::string_view path = scalable_topic;
-  if (path.starts_with(scalable_scheme)) path.remove_prefix(scalable_scheme.size());
-  return fmt::format("segment://{}/{:04x}-{:04x}-{}", path, hash_start, hash_end, id);
+  return wire::segment_topic_name(scalable_topic, hash_start, hash_end, id);
 }
 
 result<segment_layout> segment_layout::from_proto(const proto::ScalableTopicDAG& dag, std::string_view resolved_topic) {

@@ -82,5 +82,15 @@ TEST(TopicName, MalformedNamesAreRefused) {
   }
 }
 
+TEST(TopicName, SegmentNameIsTheScalableTopicsPathAndItsDescriptor) {
+  EXPECT_EQ(segment_topic_name("topic://public/default/orders", 0x8000, 0xffff, 12),
+            "segment://public/default/orders/8000-ffff-12");
+  EXPECT_EQ(segment_topic_name("t/n/x", 0, 0x7f, 3), "segment://t/n/x/0000-007f-3");
+  auto parsed = topic_name::parse(segment_topic_name("t/n/x", 0, 0x7fff, 1));
+  ASSERT_TRUE(parsed) << parsed.error();
+  EXPECT_TRUE(parsed.value().is_segment());
+  EXPECT_EQ(parsed.value().local_name(), "x/0000-7fff-1");
+}
+
 }  // namespace
 }  // namespace magnetar::wire
