@@ -6,6 +6,13 @@
 
 namespace magnetar::base {
 
+std::vector<std::int64_t> values_of(std::span<const stats_bound> bounds) {
+  std::vector<std::int64_t> values;
+  values.reserve(bounds.size());
+  for (const auto& b : bounds) values.push_back(b.value);
+  return values;
+}
+
 stats_buckets::stats_buckets(std::vector<std::int64_t> bounds)
     : _bounds(std::move(bounds)), _counts(_bounds.size() + 1, 0) {
   MAGNETAR_ASSERT(std::is_sorted(_bounds.begin(), _bounds.end()), "stats bucket bounds must ascend");

@@ -8,9 +8,21 @@
 
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
 
 namespace magnetar::base {
+
+// A bound with the names it goes by, so that one table gives both the values counted
+// against and what metrics and help texts call them.
+struct stats_bound {
+  std::int64_t value;
+  std::string_view name;  // in a metric family's name, e.g. "0_5" (..._le_0_5)
+  std::string_view text;  // for a reader, e.g. "0.5 ms"
+};
+
+// The values of a bound table, for stats_buckets' constructor.
+std::vector<std::int64_t> values_of(std::span<const stats_bound> bounds);
 
 class stats_buckets {
  public:

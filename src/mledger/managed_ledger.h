@@ -33,7 +33,6 @@
 
 #include "base/clock.h"
 #include "base/result.h"
-#include "base/stats_buckets.h"
 #include "io/asio.h"
 #include "io/gate.h"
 #include "io/oneshot_signal.h"
@@ -45,6 +44,7 @@
 #include "mledger/metadata.h"
 #include "mledger/position.h"
 #include "mledger/serial_lock.h"
+#include "mledger/storage_write_stats.h"
 #include "wire/shared_bytes.h"
 
 #include <cstdint>
@@ -95,20 +95,6 @@ struct managed_ledger_stats {
   std::uint64_t rollovers = 0;
   std::uint64_t ledgers_trimmed = 0;
   entry_cache_stats cache;
-};
-
-// Upstream's storage write figures (pulsar_storage_write_latency_le_*,
-// pulsar_storage_ledger_write_latency_le_*, pulsar_entry_size_le_*) since the managed
-// ledger opened, successful adds only: microseconds from add_entry to its completion
-// (rollovers and queueing included), from the ledger add to its completion, and the
-// entries' sizes in bytes. Upstream's bounds.
-struct storage_write_stats {
-  static std::vector<std::int64_t> latency_bounds_us() {
-    return {500, 1'000, 5'000, 10'000, 20'000, 50'000, 100'000, 200'000, 1'000'000};
-  }
-  base::stats_buckets add_latency_us{latency_bounds_us()};
-  base::stats_buckets ledger_add_latency_us{latency_bounds_us()};
-  base::stats_buckets entry_size{{128, 512, 1 << 10, 2 << 10, 4 << 10, 16 << 10, 100 << 10, 1 << 20}};
 };
 
 class managed_ledger {

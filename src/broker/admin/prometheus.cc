@@ -1,5 +1,6 @@
 #include "broker/admin/prometheus.h"
 
+#include "mledger/storage_write_stats.h"
 #include "wire/topic_name.h"
 
 #include <fmt/format.h>
@@ -7,6 +8,7 @@
 #include <cmath>
 #include <functional>
 #include <optional>
+#include <span>
 #include <vector>
 
 namespace magnetar::broker::admin {
@@ -168,35 +170,21 @@ std::string render_metrics(std::string_view cluster, const std::map<std::string,
 
   // Upstream's storage write families: per bound an entry count of the last stats
   // interval, then the overflow (named as upstream names it), count and sum.
-  struct bucket_bound {
-    std::string_view name;  // as it appears in the family's name
-    std::string_view text;  // for its help
-  };
+  using bounds = mledger::storage_write_stats;
   struct bucket_family {
     std::string_view prefix;
     std::string_view help;  // completed by the bound
-    std::vector<bucket_bound> bounds;
+    std::span<const base::stats_bound> bounds;
     std::string_view overflow_suffix;
     std::string_view sum_unit;
     std::optional<base::stats_buckets> topic_stats::*buckets;
   };
-  const std::vector<bucket_bound> latency_bounds{{"0_5", "0.5 ms"}, {"1", "1 ms"},     {"5", "5 ms"},
-                                                 {"10", "10 ms"},   {"20", "20 ms"},   {"50", "50 ms"},
-                                                 {"100", "100 ms"}, {"200", "200 ms"}, {"1000", "1 s"}};
   const std::vector<bucket_family> bucket_families{
       {"pulsar_storage_write_latency", "Entries of the topic's last stats interval whose storage write took",
-       latency_bounds, "_overflow", "microseconds", &topic_stats::storage_write_latency_us},
+       bounds::latency_bounds_us, "_overflow", "microseconds", &topic_stats::storage_write_latency_us},
       {"pulsar_storage_ledger_write_latency", "Entries of the topic's last stats interval whose ledger add took",
-       latency_bounds, "_overflow", "microseconds", &topic_stats::storage_ledger_write_latency_us},
-      {"pulsar_entry_size", "Entries of the topic's last stats interval whose size was",
-       {{"128", "128 B"},
-        {"512", "512 B"},
-        {"1_kb", "1 KiB"},
-        {"2_kb", "2 KiB"},
-        {"4_kb", "4 KiB"},
-        {"16_kb", "16 KiB"},
-        {"100_kb", "100 KiB"},
-        {"1_mb", "1 MiB"}},
+       bounds::latency_bounds_us, "_overflow", "microseconds", &topic_stats::storage_ledger_write_latency_us},
+      {"pulsar_entry_size", "Entries of the topic's last stats interval whose size was", bounds::entry_size_bounds,
        "_le_overflow", "bytes", &topic_stats::entry_size},
   };
   for (const auto& f : bucket_families) {

@@ -1,6 +1,8 @@
 // prometheus: Pulsar's metric names, labels, HELP/TYPE lines and escaping.
 #include "broker/admin/prometheus.h"
 
+#include "mledger/storage_write_stats.h"
+
 #include <gmock/gmock.h>
 
 namespace magnetar::broker::admin {
@@ -40,13 +42,13 @@ TEST(prometheus, topic_metrics_carry_cluster_namespace_and_topic_labels) {
 TEST(prometheus, storage_writes_of_the_last_interval_use_upstreams_bucket_names) {
   auto topics = one_topic();
   auto& t = topics.begin()->second;
-  base::stats_buckets latency({500, 1'000, 5'000, 10'000, 20'000, 50'000, 100'000, 200'000, 1'000'000});
+  base::stats_buckets latency(base::values_of(mledger::storage_write_stats::latency_bounds_us));
   latency.record(300);
   latency.record(800);
   latency.record(2'000'000);
   t.storage_write_latency_us = latency;
   t.storage_ledger_write_latency_us = latency;
-  base::stats_buckets sizes({128, 512, 1 << 10, 2 << 10, 4 << 10, 16 << 10, 100 << 10, 1 << 20});
+  base::stats_buckets sizes(base::values_of(mledger::storage_write_stats::entry_size_bounds));
   sizes.record(100);
   t.entry_size = sizes;
   auto text = render_metrics("standalone", topics, {});
