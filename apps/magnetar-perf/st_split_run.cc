@@ -1,7 +1,7 @@
 #include "st_split_run.h"
 
+#include "http/client.h"
 #include "magnetar/st/client.h"
-#include "perf/launcher/admin_http.h"
 
 #include <fmt/format.h>
 
@@ -62,8 +62,8 @@ class windowed_max {
 
 double ms(clock_type::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
 
-result<void> admin(const http_endpoint& endpoint, std::string_view method, const std::string& target) {
-  MAGNETAR_TRY(reply, http_call(endpoint, method, target, {}, std::chrono::seconds(30)));
+result<void> admin(const http::url& endpoint, std::string_view method, const std::string& target) {
+  MAGNETAR_TRY(reply, http::call(endpoint, method, target, {}, {.timeout = std::chrono::seconds(30)}));
   if (reply.status / 100 != 2) {
     return fail(base::errc::io_error, fmt::format("{} {}: HTTP {} {}", method, target, reply.status, reply.body));
   }
@@ -86,7 +86,7 @@ result<st_split_results> run_st_split(const st_split_options& options) {
                   : options.topic;
   const auto local = out.topic.substr(out.topic.rfind('/') + 1);
   const auto admin_path = fmt::format("/admin/v2/scalable/public/default/{}", local);
-  MAGNETAR_TRY(endpoint, parse_http_url(options.admin_url));
+  MAGNETAR_TRY(endpoint, http::url::parse(options.admin_url, 80, "admin URL"));
   MAGNETAR_TRY(admin(endpoint, "PUT", admin_path + "?numInitialSegments=1"));
 
   MAGNETAR_TRY(client, st::client::create(options.service_url));
