@@ -4,6 +4,8 @@
 #include "magnetar/client.h"
 #include "magnetar/consumer.h"
 #include "magnetar/producer.h"
+#include "perf/measure/latency_summary.h"
+#include "perf/workload/pacer.h"
 
 #include <fmt/format.h>
 
@@ -68,16 +70,13 @@ result<void> produce(client& c, const perf_options& options, perf_results& out) 
   const auto start_wall_ns = wall_ns();
   const auto end = start + options.duration;
   const bool paced = options.rate > 0;
+  const pacer schedule(options.rate, start);
   std::uint64_t sent = 0;
   for (;;) {
-    auto intended = steady::now();
-    if (paced) {
-      intended = start + std::chrono::nanoseconds(static_cast<std::int64_t>(static_cast<double>(sent) * 1e9 / options.rate));
-      if (intended >= end) break;
-      std::this_thread::sleep_until(intended);
-    } else if (intended >= end) {
-      break;
-    }
+    // An unpaced send has no intended time before the send itself.
+    const auto intended = paced ? schedule.due(sent) : steady::now();
+    if (intended >= end) break;
+    if (paced) schedule.wait(sent);
     const std::int64_t now_ns =
         start_wall_ns + std::chrono::duration_cast<std::chrono::nanoseconds>(intended - start).count();
     std::memcpy(payload.data(), &now_ns, sizeof now_ns);
@@ -248,9 +247,9 @@ result<perf_results> run_pubsub(const perf_options& options) {
 namespace {
 
 std::string latency_row(const char* name, const base::histogram& h) {
-  auto ms = [&](double p) { return static_cast<double>(h.value_at_percentile(p)) / 1000.0; };
-  return fmt::format("| {} | {} | {:.2f} | {:.2f} | {:.2f} | {:.2f} | {:.2f} |", name, h.total_count(), ms(50), ms(99),
-                     ms(99.9), static_cast<double>(h.max()) / 1000.0, h.mean() / 1000.0);
+  const auto l = latency_in_millis(h);
+  return fmt::format("| {} | {} | {:.2f} | {:.2f} | {:.2f} | {:.2f} | {:.2f} |", name, l.count, l.p50, l.p99, l.p999,
+                     l.max, l.mean);
 }
 
 }  // namespace
@@ -277,10 +276,7 @@ std::string summary(const perf_options& options, const perf_results& r) {
   }
   auto line = [](const char* name, const base::histogram& h) {
     if (h.empty()) return std::string();
-    return fmt::format("{} latency ms: p50 {:.2f} p99 {:.2f} p99.9 {:.2f} max {:.2f}\n", name,
-                       static_cast<double>(h.value_at_percentile(50)) / 1000.0,
-                       static_cast<double>(h.value_at_percentile(99)) / 1000.0,
-                       static_cast<double>(h.value_at_percentile(99.9)) / 1000.0, static_cast<double>(h.max()) / 1000.0);
+    return fmt::format("{} latency ms: {}\n", name, latency_percentiles_line(h));
   };
   return out + line("publish", r.publish_latency_us) + line("end-to-end", r.end_to_end_latency_us);
 }

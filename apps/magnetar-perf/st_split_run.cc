@@ -2,6 +2,8 @@
 
 #include "http/client.h"
 #include "magnetar/st/client.h"
+#include "perf/measure/latency_summary.h"
+#include "perf/workload/pacer.h"
 
 #include <fmt/format.h>
 
@@ -172,13 +174,11 @@ result<st_split_results> run_st_split(const st_split_options& options) {
   });
 
   std::vector<std::uint64_t> next_sequence(options.keys, 0);
-  const auto interval = std::chrono::duration<double>(1.0 / options.rate);
-  std::uint64_t i = 0;
-  for (;; ++i) {
-    const auto intended =
-        start + std::chrono::duration_cast<clock_type::duration>(interval * static_cast<double>(i));
+  const pacer schedule(options.rate, start);
+  for (std::uint64_t i = 0;; ++i) {
+    const auto intended = schedule.due(i);
     if (intended - start >= options.duration) break;
-    std::this_thread::sleep_until(intended);
+    schedule.wait(i);
     const auto key = static_cast<std::uint32_t>(i % options.keys);
     auto m = message_builder()
                  .key(fmt::format("key-{}", key))
@@ -221,17 +221,16 @@ result<st_split_results> run_st_split(const st_split_options& options) {
 }
 
 std::string summary(const st_split_options& options, const st_split_results& r) {
-  auto p = [&](double q) { return static_cast<double>(r.publish_latency_us.value_at_percentile(q)) / 1000.0; };
   return fmt::format(
       "st-split on {}: {} msg/s offered for {} s, {} keys, split of segment 0 at {:.1f} s, merge of 1+2 at {:.1f} s\n"
       "  sent {} (errors {}), received {} unique, {} duplicates, {} out of key order, {} missing\n"
-      "  publish latency ms: p50 {:.2f}  p99 {:.2f}  p99.9 {:.2f}  max {:.2f}\n"
+      "  publish latency ms: {}\n"
       "  steady (1 s .. split):  max publish {:.1f} ms, max delivery gap {:.1f} ms\n"
       "  split (REST {:.0f} ms): max publish {:.1f} ms, max delivery gap {:.1f} ms (within {} s)\n"
       "  merge (REST {:.0f} ms): max publish {:.1f} ms, max delivery gap {:.1f} ms (within {} s)\n",
       r.topic, options.rate, options.duration.count(), options.keys, r.split.at_seconds, r.merge.at_seconds, r.sent,
-      r.send_errors, r.unique, r.duplicates, r.out_of_order, r.missing, p(50), p(99), p(99.9),
-      static_cast<double>(r.publish_latency_us.max()) / 1000.0, r.steady_max_publish_latency_ms,
+      r.send_errors, r.unique, r.duplicates, r.out_of_order, r.missing, latency_percentiles_line(r.publish_latency_us),
+      r.steady_max_publish_latency_ms,
       r.steady_max_delivery_gap_ms, r.split.admin_call_ms, r.split.max_publish_latency_ms,
       r.split.max_delivery_gap_ms, effect_window.count(), r.merge.admin_call_ms, r.merge.max_publish_latency_ms,
       r.merge.max_delivery_gap_ms, effect_window.count());
