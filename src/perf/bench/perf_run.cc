@@ -1,10 +1,9 @@
-#include "perf_run.h"
+#include "perf/bench/perf_run.h"
 
 #include "base/errc.h"
 #include "magnetar/client.h"
 #include "magnetar/consumer.h"
 #include "magnetar/producer.h"
-#include "perf/measure/latency_summary.h"
 #include "perf/workload/pacer.h"
 
 #include <fmt/format.h>
@@ -18,6 +17,22 @@
 
 namespace magnetar::perf {
 
+result<compression_type> compression_of(std::string_view name) {
+  if (name == "none") return compression_type::none;
+  if (name == "lz4") return compression_type::lz4;
+  if (name == "zstd") return compression_type::zstd;
+  return fail(base::errc::invalid_argument, fmt::format("compression '{}': use none, lz4 or zstd", name));
+}
+
+result<subscription_type> subscription_type_of(std::string_view name) {
+  if (name == "Exclusive") return subscription_type::exclusive;
+  if (name == "Shared") return subscription_type::shared;
+  if (name == "Failover") return subscription_type::failover;
+  if (name == "Key_Shared") return subscription_type::key_shared;
+  return fail(base::errc::invalid_argument,
+              fmt::format("subscription type '{}': use Exclusive, Shared, Failover or Key_Shared", name));
+}
+
 namespace {
 
 using steady = std::chrono::steady_clock;
@@ -29,13 +44,6 @@ std::int64_t wall_ns() {
 
 double seconds_since(steady::time_point start) {
   return std::chrono::duration<double>(steady::now() - start).count();
-}
-
-result<compression_type> compression_of(const std::string& name) {
-  if (name == "none") return compression_type::none;
-  if (name == "lz4") return compression_type::lz4;
-  if (name == "zstd") return compression_type::zstd;
-  return fail(base::errc::invalid_argument, fmt::format("compression '{}': use none, lz4 or zstd", name));
 }
 
 // The producer side, shared with its callbacks. They all run on the client's one io
@@ -104,15 +112,6 @@ result<void> produce(client& c, const perf_options& options, perf_results& out) 
   out.bytes_sent = out.sent * payload.size();
   MAGNETAR_TRY(out.publish_latency_us.merge(state->latency_us));
   return success();
-}
-
-result<subscription_type> subscription_type_of(const std::string& name) {
-  if (name == "Exclusive") return subscription_type::exclusive;
-  if (name == "Shared") return subscription_type::shared;
-  if (name == "Failover") return subscription_type::failover;
-  if (name == "Key_Shared") return subscription_type::key_shared;
-  return fail(base::errc::invalid_argument,
-              fmt::format("subscription type '{}': use Exclusive, Shared, Failover or Key_Shared", name));
 }
 
 // What one consumer received: written by its listener, read once the consumers closed.
@@ -241,75 +240,6 @@ result<perf_results> run_pubsub(const perf_options& options) {
   consumer_thread.join();
   MAGNETAR_TRY(produced);
   MAGNETAR_TRY(consumed);
-  return out;
-}
-
-namespace {
-
-std::string latency_row(const char* name, const base::histogram& h) {
-  const auto l = latency_in_millis(h);
-  return fmt::format("| {} | {} | {:.2f} | {:.2f} | {:.2f} | {:.2f} | {:.2f} |", name, l.count, l.p50, l.p99, l.p999,
-                     l.max, l.mean);
-}
-
-}  // namespace
-
-namespace {
-double per_second(std::uint64_t count, double seconds) { return seconds > 0 ? static_cast<double>(count) / seconds : 0; }
-}  // namespace
-
-std::string summary(const perf_options& options, const perf_results& r) {
-  const double produce_rate = per_second(r.sent, r.produce_seconds);
-  const double consume_rate = per_second(r.received, r.consume_seconds);
-  std::string out = fmt::format(
-      "topic {} | {} B messages | {}\n"
-      "produced {} msgs in {:.1f} s: {:.0f} msg/s, {:.1f} MB/s; send errors {}\n"
-      "consumed {} msgs in {:.1f} s: {:.0f} msg/s\n",
-      options.topic, options.message_size, options.rate > 0 ? fmt::format("paced at {:.0f} msg/s", options.rate) : "max rate",
-      r.sent, r.produce_seconds, produce_rate, produce_rate * static_cast<double>(options.message_size) / 1e6,
-      r.send_errors, r.received, r.consume_seconds, consume_rate);
-  if (r.received_per_consumer.size() > 1) {
-    const auto [least, most] = std::minmax_element(r.received_per_consumer.begin(), r.received_per_consumer.end());
-    out += fmt::format("{} {} consumers: {:.0f} to {:.0f} msg/s each\n", r.received_per_consumer.size(),
-                       options.subscription_type, per_second(*least, r.consume_seconds),
-                       per_second(*most, r.consume_seconds));
-  }
-  auto line = [](const char* name, const base::histogram& h) {
-    if (h.empty()) return std::string();
-    return fmt::format("{} latency ms: {}\n", name, latency_percentiles_line(h));
-  };
-  return out + line("publish", r.publish_latency_us) + line("end-to-end", r.end_to_end_latency_us);
-}
-
-std::string markdown_report(const perf_options& options, const perf_results& r) {
-  const double produce_rate = per_second(r.sent, r.produce_seconds);
-  const double consume_rate = per_second(r.received, r.consume_seconds);
-  std::string out = fmt::format(
-      "# magnetar-perf run\n\n"
-      "| setting | value |\n| --- | --- |\n"
-      "| service URL | {} |\n| topic | {} |\n| message size | {} B |\n| rate | {} |\n| duration | {} s |\n"
-      "| batching | {} (max {} messages, {} ms) |\n| compression | {} |\n"
-      "| subscription | {} x {} |\n| keys | {} |\n\n"
-      "## Throughput\n\n| side | messages | seconds | msg/s | MB/s |\n| --- | --- | --- | --- | --- |\n"
-      "| produce | {} | {:.1f} | {:.0f} | {:.1f} |\n| consume | {} | {:.1f} | {:.0f} | {:.1f} |\n\n"
-      "Send errors: {}. Messages lost (receipted, never received): {}.\n\n"
-      "## Latency (ms)\n\n| measure | count | p50 | p99 | p99.9 | max | mean |\n| --- | --- | --- | --- | --- | --- | --- |\n",
-      options.service_url, options.topic, options.message_size,
-      options.rate > 0 ? fmt::format("{:.0f} msg/s", options.rate) : "max", options.duration.count(),
-      options.batching ? (options.keys > 0 ? "key-based" : "on") : "off", options.batch_max_messages,
-      options.batch_max_delay.count(), options.compression, options.subscription_type, options.consumers,
-      options.keys > 0 ? std::to_string(options.keys) : "none", r.sent, r.produce_seconds, produce_rate, produce_rate * static_cast<double>(options.message_size) / 1e6,
-      r.received, r.consume_seconds, consume_rate, consume_rate * static_cast<double>(options.message_size) / 1e6,
-      r.send_errors, r.sent > r.received ? r.sent - r.received : 0);
-  if (!r.publish_latency_us.empty()) out += latency_row("publish (from intended send time)", r.publish_latency_us) + "\n";
-  if (!r.end_to_end_latency_us.empty()) out += latency_row("end to end", r.end_to_end_latency_us) + "\n";
-  if (r.received_per_consumer.size() > 1) {
-    out += "\n## Per consumer\n\n| consumer | messages | msg/s |\n| --- | --- | --- |\n";
-    for (std::size_t i = 0; i < r.received_per_consumer.size(); ++i) {
-      out += fmt::format("| {} | {} | {:.0f} |\n", i, r.received_per_consumer[i],
-                         per_second(r.received_per_consumer[i], r.consume_seconds));
-    }
-  }
   return out;
 }
 
