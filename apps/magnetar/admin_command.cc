@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "admin_http.h"
 #include "base/errc.h"
+#include "http/client.h"
 #include "wire/topic_name.h"
 
 namespace magnetar::app {
@@ -37,13 +37,13 @@ struct admin_command::state {
   std::string url = "http://localhost:8080";
   admin_args args;
   // Set by the chosen verb's parse callback; run() calls it.
-  std::function<int(const admin_url&, const admin_args&)> action;
+  std::function<int(const http::url&, const admin_args&)> action;
 };
 
 namespace {
 
 using nlohmann::json;
-using action_fn = std::function<int(const admin_url&, const admin_args&)>;
+using action_fn = std::function<int(const http::url&, const admin_args&)>;
 
 int fail_with(std::string_view message) {
   fmt::print(stderr, "magnetar admin: {}\n", message);
@@ -66,7 +66,7 @@ void print_body(const std::string& body, output kind) {
 }
 
 // The server's explanation: the `reason` of Pulsar's {"reason": ...} error body.
-std::string reason_of(const http_reply& reply) {
+std::string reason_of(const http::reply& reply) {
   const json parsed = json::parse(reply.body, nullptr, false);
   if (parsed.is_object() && parsed.contains("reason") && parsed["reason"].is_string()) {
     return parsed["reason"].get<std::string>();
@@ -75,14 +75,15 @@ std::string reason_of(const http_reply& reply) {
   return reply.reason;
 }
 
-result<http_reply> call(const admin_url& url, std::string_view method, const std::string& path,
-                        std::string_view body = {}) {
-  return http_call(url, method, path, body);
+// A failure names the server as the user knows it: "cannot connect to the admin API at ...".
+result<http::reply> admin_call(const http::url& url, std::string_view method, const std::string& path,
+                               std::string_view body = {}) {
+  return http::call(url, method, path, body, {.server_name = "the admin API"});
 }
 
-int request(const admin_url& url, std::string_view method, const std::string& path, output kind,
+int request(const http::url& url, std::string_view method, const std::string& path, output kind,
             std::string_view body = {}) {
-  auto reply = call(url, method, path, body);
+  auto reply = admin_call(url, method, path, body);
   if (!reply) return fail_with(reply.error().detail());
   if (reply.value().status < 200 || reply.value().status >= 300) {
     return fail_with(fmt::format("{} (HTTP {})", reason_of(reply.value()), reply.value().status));
@@ -114,7 +115,7 @@ result<std::string> namespace_name(std::string_view text) {
 result<std::string> topic_path(std::string_view text) {
   MAGNETAR_TRY(topic, wire::topic_name::parse(text));
   return fmt::format("/admin/v2/{}/{}/{}/{}", topic.domain(), topic.tenant(), topic.namespace_part(),
-                     encode_path_segment(topic.local_name()));
+                     http::encode_path_segment(topic.local_name()));
 }
 
 // topic://t/n/x, t/n/x or x: /admin/v2/scalable/t/n/x.
@@ -125,7 +126,7 @@ result<std::string> scalable_path(std::string_view text) {
                 fmt::format("'{}' is not a scalable topic: give topic://tenant/namespace/name", text));
   }
   return fmt::format("/admin/v2/scalable/{}/{}/{}", topic.tenant(), topic.namespace_part(),
-                     encode_path_segment(topic.local_name()));
+                     http::encode_path_segment(topic.local_name()));
 }
 
 result<std::int64_t> parse_int(std::string_view text) {
@@ -214,16 +215,16 @@ result<std::int64_t> reset_timestamp(std::string_view text) {
 // reported before anything is sent.
 template <class F>
 action_fn checked(F f) {
-  return [f](const admin_url& url, const admin_args& args) -> int {
+  return [f](const http::url& url, const admin_args& args) -> int {
     result<int> code = f(url, args);
     return code ? code.value() : fail_with(code.error().detail());
   };
 }
 
-int create_tenant(const admin_url& url, const admin_args& args, const std::string& path) {
+int create_tenant(const http::url& url, const admin_args& args, const std::string& path) {
   std::vector<std::string> clusters = args.allowed_clusters;
   if (clusters.empty()) {  // pulsar-admin's default: every cluster
-    auto reply = call(url, "GET", "/admin/v2/clusters");
+    auto reply = admin_call(url, "GET", "/admin/v2/clusters");
     if (!reply) return fail_with(reply.error().detail());
     const json listed = json::parse(reply.value().body, nullptr, false);
     if (reply.value().status == 200 && listed.is_array()) {
@@ -258,7 +259,7 @@ void add_clusters(admin_command::state& s, CLI::App& admin) {
   auto* group = admin.add_subcommand("clusters", "List clusters");
   group->fallthrough();
   verb(s, *group, "list", "List the clusters",
-       [](const admin_url& url, const admin_args&) { return request(url, "GET", "/admin/v2/clusters", output::list); });
+       [](const http::url& url, const admin_args&) { return request(url, "GET", "/admin/v2/clusters", output::list); });
 }
 
 void add_tenants(admin_command::state& s, CLI::App& admin) {
@@ -266,9 +267,9 @@ void add_tenants(admin_command::state& s, CLI::App& admin) {
   auto* group = admin.add_subcommand("tenants", "List, create and delete tenants");
   group->fallthrough();
   verb(s, *group, "list", "List the tenants",
-       [](const admin_url& url, const admin_args&) { return request(url, "GET", "/admin/v2/tenants", output::list); });
+       [](const http::url& url, const admin_args&) { return request(url, "GET", "/admin/v2/tenants", output::list); });
   auto* create = verb(s, *group, "create", "Create a tenant",
-                      checked([](const admin_url& url, const admin_args& args) -> result<int> {
+                      checked([](const http::url& url, const admin_args& args) -> result<int> {
                         MAGNETAR_TRY(tenant, tenant_name(args.target));
                         return create_tenant(url, args, "/admin/v2/tenants/" + tenant);
                       }));
@@ -277,7 +278,7 @@ void add_tenants(admin_command::state& s, CLI::App& admin) {
   create->add_option("-c,--allowed-clusters", a.allowed_clusters, "Allowed clusters, comma-separated (default: all)")
       ->delimiter(',');
   auto* remove = verb(
-      s, *group, "delete", "Delete a tenant", checked([](const admin_url& url, const admin_args& args) -> result<int> {
+      s, *group, "delete", "Delete a tenant", checked([](const http::url& url, const admin_args& args) -> result<int> {
         MAGNETAR_TRY(tenant, tenant_name(args.target));
         return request(url, "DELETE", "/admin/v2/tenants/" + tenant + force_query(args.force), output::none);
       }));
@@ -290,14 +291,14 @@ void add_namespaces(admin_command::state& s, CLI::App& admin) {
   auto* group = admin.add_subcommand("namespaces", "List, create and delete namespaces; show their policies");
   group->fallthrough();
   auto* list = verb(s, *group, "list", "List a tenant's namespaces",
-                    checked([](const admin_url& url, const admin_args& args) -> result<int> {
+                    checked([](const http::url& url, const admin_args& args) -> result<int> {
                       MAGNETAR_TRY(tenant, tenant_name(args.target));
                       return request(url, "GET", "/admin/v2/namespaces/" + tenant, output::list);
                     }));
   add_target(list, a, "tenant", "Tenant name");
   auto namespace_verb = [&](std::string name, std::string description, std::string method, output kind, bool force) {
     auto* sub = verb(s, *group, std::move(name), std::move(description),
-                     checked([method, kind](const admin_url& url, const admin_args& args) -> result<int> {
+                     checked([method, kind](const http::url& url, const admin_args& args) -> result<int> {
                        MAGNETAR_TRY(ns, namespace_name(args.target));
                        return request(url, method, "/admin/v2/namespaces/" + ns + force_query(args.force), kind);
                      }));
@@ -321,7 +322,7 @@ struct topic_request {
 CLI::App* topic_verb(admin_command::state& s, CLI::App& group, std::string name, std::string description,
                      std::function<result<topic_request>(const admin_args&)> make) {
   auto* sub = verb(s, group, std::move(name), std::move(description),
-                   checked([make](const admin_url& url, const admin_args& args) -> result<int> {
+                   checked([make](const http::url& url, const admin_args& args) -> result<int> {
                      MAGNETAR_TRY(path, topic_path(args.target));
                      MAGNETAR_TRY(r, make(args));
                      return request(url, r.method, path + r.suffix, r.kind, r.body);
@@ -331,7 +332,7 @@ CLI::App* topic_verb(admin_command::state& s, CLI::App& group, std::string name,
 }
 
 std::string subscription_suffix(const admin_args& args) {
-  return "/subscription/" + encode_path_segment(args.subscription);
+  return "/subscription/" + http::encode_path_segment(args.subscription);
 }
 
 void add_topics(admin_command::state& s, CLI::App& admin) {
@@ -340,7 +341,7 @@ void add_topics(admin_command::state& s, CLI::App& admin) {
   group->fallthrough();
   auto namespace_list = [&](std::string name, std::string description, std::string suffix) {
     auto* sub = verb(s, *group, std::move(name), std::move(description),
-                     checked([suffix](const admin_url& url, const admin_args& args) -> result<int> {
+                     checked([suffix](const http::url& url, const admin_args& args) -> result<int> {
                        MAGNETAR_TRY(ns, namespace_name(args.target));
                        return request(url, "GET", "/admin/v2/persistent/" + ns + suffix, output::list);
                      }));
@@ -434,7 +435,7 @@ void add_scalable_topics(admin_command::state& s, CLI::App& admin) {
   group->fallthrough();
   constexpr const char* help = "Scalable topic: name, tenant/namespace/name or topic://tenant/namespace/name";
   auto* list = verb(s, *group, "list", "List a namespace's scalable topics",
-                    checked([](const admin_url& url, const admin_args& args) -> result<int> {
+                    checked([](const http::url& url, const admin_args& args) -> result<int> {
                       MAGNETAR_TRY(ns, namespace_name(args.target));
                       return request(url, "GET", "/admin/v2/scalable/" + ns, output::list);
                     }));
@@ -443,7 +444,7 @@ void add_scalable_topics(admin_command::state& s, CLI::App& admin) {
   auto on_topic = [&](std::string name, std::string description, std::string method, output kind,
                       std::function<std::string(const admin_args&)> suffix) {
     auto* sub = verb(s, *group, std::move(name), std::move(description),
-                     checked([method, kind, suffix](const admin_url& url, const admin_args& args) -> result<int> {
+                     checked([method, kind, suffix](const http::url& url, const admin_args& args) -> result<int> {
                        MAGNETAR_TRY(path, scalable_path(args.target));
                        return request(url, method, path + suffix(args), kind);
                      }));
@@ -496,7 +497,7 @@ int admin_command::run() const {
     fmt::print(stderr, "magnetar admin: a subcommand is required\n\n{}", given->help());
     return EXIT_FAILURE;
   }
-  auto url = admin_url::parse(_state->url);
+  auto url = http::url::parse(_state->url, 8080, "admin URL");
   if (!url) return fail_with(url.error().detail());
   return _state->action(url.value(), _state->args);
 }

@@ -138,13 +138,39 @@ class connection : public std::enable_shared_from_this<connection> {
 
   awaitable<void> run();
   awaitable<result<void>> connect_socket();
-  void on_frame(wire::frame& f);
   void handshake_done(result<void> r);
   void complete_request(std::uint64_t request_id, result<proto::BaseCommand> r);
   void start_write();  // on the shard
   void arm_tick();
   void on_tick();
   void close_on_shard(error why);
+
+  // Incoming commands (connection_dispatch.cc), on the shard: on_frame routes each
+  // command to the function for its type, as the broker's handlers::dispatch does.
+  void on_frame(wire::frame& f);
+  void on_connected(const proto::CommandConnected& c);
+  void on_send_receipt(const proto::CommandSendReceipt& c);
+  void on_send_error(const proto::CommandSendError& c);
+  void on_message(const proto::CommandMessage& c, wire::frame& f);
+  void on_active_consumer_change(const proto::CommandActiveConsumerChange& c);
+  void on_reached_end_of_topic(const proto::CommandReachedEndOfTopic& c);
+  void on_close_producer(const proto::CommandCloseProducer& c);
+  void on_close_consumer(const proto::CommandCloseConsumer& c);
+  void on_scalable_topic_update(const proto::CommandScalableTopicUpdate& c);
+  void on_assignment_update(const proto::CommandScalableTopicAssignmentUpdate& c);
+  void on_error(const proto::CommandError& c);
+  void on_producer_success(const proto::BaseCommand& c);
+  void on_response(const proto::BaseCommand& c);
+  // The listener registered under an id, or null when there is none or it has gone.
+  // They take _mutex for the look-up only: listeners are called without it.
+  std::shared_ptr<producer_listener> find_producer(std::uint64_t producer_id) const;
+  std::shared_ptr<consumer_listener> find_consumer(std::uint64_t consumer_id) const;
+  std::shared_ptr<dag_watch_listener> find_dag_watch(std::uint64_t session_id) const;
+  std::shared_ptr<assignment_listener> find_assignment_listener(std::uint64_t consumer_id) const;
+  // The same, and unregistered: the broker closed the producer or consumer, so nothing
+  // more arrives for that id on this connection.
+  std::shared_ptr<producer_listener> take_producer(std::uint64_t producer_id);
+  std::shared_ptr<consumer_listener> take_consumer(std::uint64_t consumer_id);
 
   io::shard& _shard;
   const client_config _config;

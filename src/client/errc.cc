@@ -1,6 +1,23 @@
 #include "magnetar/errc.h"
 
+#include <string>
+
 namespace magnetar {
+
+namespace {
+
+class client_error_category final : public std::error_category {
+ public:
+  const char* name() const noexcept override { return category_name(client_errc{}).data(); }
+  std::string message(int value) const override { return std::string(describe(static_cast<client_errc>(value))); }
+};
+
+}  // namespace
+
+const std::error_category& client_category() noexcept {
+  static const client_error_category category;
+  return category;
+}
 
 std::string_view describe(client_errc e) {
   switch (e) {

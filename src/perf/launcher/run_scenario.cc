@@ -3,7 +3,8 @@
 #include "perf/launcher/run_scenario.h"
 
 #include "base/version.h"
-#include "perf/launcher/admin_http.h"
+#include "http/url.h"
+#include "perf/launcher/admin_requests.h"
 #include "perf/launcher/console_log.h"
 #include "perf/measure/events_log.h"
 #include "perf/launcher/host_info.h"
@@ -147,9 +148,9 @@ int run_scenario(const launcher_options& options) {
     if (!found) return refuse(found.error().message());
     magnetar_bin = std::move(found).value();
   }
-  std::optional<http_endpoint> admin;
+  std::optional<http::url> admin;
   if (options.admin_url) {
-    auto endpoint = parse_http_url(*options.admin_url);
+    auto endpoint = http::url::parse(*options.admin_url, 80, "admin URL");
     if (!endpoint) return refuse(endpoint.error().message());
     admin = std::move(endpoint).value();
   }
@@ -195,7 +196,7 @@ int run_scenario(const launcher_options& options) {
       for (const auto& warning : standalone->warnings()) console.line(warning);
       info.service_url = standalone->service_url();
       info.admin_url = standalone->admin_url();
-      admin = parse_http_url(info.admin_url).value();
+      admin = http::url::parse(info.admin_url).value();
       console.line(fmt::format("standalone ready: {} {}", info.service_url, info.admin_url));
       log_event("standalone-ready");
     } else {

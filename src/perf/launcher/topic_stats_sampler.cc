@@ -1,6 +1,8 @@
 #include "perf/launcher/topic_stats_sampler.h"
 
 #include "base/errc.h"
+#include "http/client.h"
+#include "perf/launcher/admin_requests.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -114,7 +116,7 @@ void topic_stats_sampler::sample_once() {
   std::int64_t rows = 0;
   for (std::size_t i = 0; i < _paths.size(); ++i) {
     const auto& topic = _options.topics[i];
-    auto reply = http_call(_options.admin, "GET", _paths[i], {}, _options.request_timeout);
+    auto reply = http::call(_options.admin, "GET", _paths[i], {}, {.timeout = _options.request_timeout});
     std::optional<std::string> failure;
     if (!reply) {
       failure = reply.error().message();
@@ -148,7 +150,7 @@ void topic_stats_sampler::sample_once() {
 }
 
 void topic_stats_sampler::sample_metrics(std::int64_t epoch_millis) {
-  auto reply = http_call(_options.admin, "GET", "/metrics", {}, _options.request_timeout);
+  auto reply = http::call(_options.admin, "GET", "/metrics", {}, {.timeout = _options.request_timeout});
   if (!reply || reply.value().status != 200) return;  // the topic stats report an unreachable broker
   const auto sample = parse_broker_metrics(reply.value().body);
   if (!sample) return;

@@ -18,7 +18,7 @@
 #pragma once
 
 #include "base/result.h"
-#include "perf/launcher/admin_http.h"
+#include "http/url.h"
 #include "perf/launcher/broker_metrics_sample.h"
 
 #include <atomic>
@@ -53,7 +53,7 @@ result<std::vector<topic_stats_row>> parse_topic_stats(std::string_view topic, s
 std::string topic_stats_csv_line(std::int64_t epoch_millis, const topic_stats_row& row);
 
 struct topic_stats_sampler_options {
-  http_endpoint admin;
+  http::url admin;
   std::vector<std::string> topics;  // full names, "persistent://public/default/x"
   std::filesystem::path csv_file;   // created with its header
   std::filesystem::path metrics_csv_file;  // broker-metrics.csv; empty: /metrics is not read

@@ -1,9 +1,10 @@
-// pacer: fixed-rate scheduling of the gateways' sends.
+// pacer: fixed-rate scheduling of paced sends: the IoT gateways', and magnetar-perf's
+// produce, pubsub and st-split (the one pacer of src/perf).
 //
 // Message i is due at start + i / rate. The sender waits for that time and records
 // latency from it as well as from the actual send, so a stall that delays every later
 // send shows up in their latency instead of being hidden (no coordinated omission).
-// Rate 0 means no pacing: every message is due at once.
+// Rate 0 means no pacing: every message is due at once (at the start).
 //
 // Not thread-safe: one sending thread owns it.
 #pragma once

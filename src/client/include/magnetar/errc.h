@@ -7,8 +7,6 @@
 // Thread-safety: plain values and pure functions.
 #pragma once
 
-#include "base/error_category.h"
-
 #include <string_view>
 #include <system_error>
 
@@ -55,7 +53,12 @@ enum class client_errc {
 constexpr std::string_view category_name(client_errc) { return "magnetar.client"; }
 std::string_view describe(client_errc e);
 
-inline std::error_code make_error_code(client_errc e) { return base::make_enum_error_code(e); }
+// The category of client_errc's codes: one object for the process (errc.cc), so codes
+// compare equal wherever they were made. Defined here rather than by base's template
+// (base/error_category.h) so that this header needs only the standard library.
+const std::error_category& client_category() noexcept;
+
+inline std::error_code make_error_code(client_errc e) { return {static_cast<int>(e), client_category()}; }
 
 }  // namespace magnetar
 

@@ -1,5 +1,6 @@
-#include "perf/launcher/admin_http.h"
 #include "perf/launcher/standalone_process.h"
+
+#include "http/client.h"
 
 #include "test_support.h"
 
@@ -76,9 +77,9 @@ TEST(standalone_process, starts_reports_its_urls_and_stops) {
   ASSERT_TRUE(standalone) << standalone.error();
   EXPECT_TRUE(standalone.value().service_url().starts_with("pulsar://127.0.0.1:"));
   EXPECT_TRUE(standalone.value().admin_url().starts_with("http://127.0.0.1:"));
-  auto admin = parse_http_url(standalone.value().admin_url());
-  ASSERT_TRUE(admin);
-  auto clusters = http_call(admin.value(), "GET", "/admin/v2/clusters");
+  auto admin = http::url::parse(standalone.value().admin_url());
+  ASSERT_TRUE(admin) << admin.error();
+  auto clusters = http::call(admin.value(), "GET", "/admin/v2/clusters");
   ASSERT_TRUE(clusters) << clusters.error();
   EXPECT_EQ(clusters.value().status, 200);
   EXPECT_EQ(standalone.value().stop(), 0);  // a graceful stop on SIGTERM

@@ -1,6 +1,8 @@
-#include "perf/launcher/admin_http.h"
+#include "perf/launcher/admin_requests.h"
 #include "perf/launcher/standalone_process.h"
 #include "perf/launcher/topic_stats_sampler.h"
+
+#include "http/client.h"
 
 #include "test_support.h"
 
@@ -68,17 +70,18 @@ TEST(topic_stats, the_admin_path_of_a_topic) {
   EXPECT_FALSE(topic_stats_path("persistent://public/x"));
 }
 
-TEST(admin_url, parses_host_port_and_path) {
-  auto url = parse_http_url("http://127.0.0.1:8080/");
-  ASSERT_TRUE(url);
-  EXPECT_EQ(url.value().host, "127.0.0.1");
-  EXPECT_EQ(url.value().port, 8080);
-  EXPECT_EQ(url.value().base_path, "");
-  EXPECT_EQ(parse_http_url("http://broker/pulsar").value().port, 80);
-  EXPECT_EQ(parse_http_url("http://broker/pulsar").value().base_path, "/pulsar");
-  EXPECT_FALSE(parse_http_url("https://broker:8443"));
-  EXPECT_FALSE(parse_http_url("http://broker:99999"));
+TEST(topic_stats, the_local_name_stays_one_path_segment) {
+  EXPECT_EQ(topic_stats_path("persistent://t/n/a b?c").value(), "/admin/v2/persistent/t/n/a%20b%3Fc/stats");
 }
+
+TEST(topic_stats, the_namespace_of_a_topic) {
+  auto ns = namespace_of("persistent://acme/iot/t-0");
+  ASSERT_TRUE(ns) << ns.error();
+  EXPECT_EQ(ns.value().tenant, "acme");
+  EXPECT_EQ(ns.value().name, "iot");
+}
+
+TEST(topic_stats, a_name_without_its_domain_has_no_namespace) { EXPECT_FALSE(namespace_of("acme/iot/t-0")); }
 
 // One standalone for the tests that talk to a broker.
 class sampler_against_standalone : public ::testing::Test {
@@ -99,12 +102,12 @@ class sampler_against_standalone : public ::testing::Test {
   }
   void SetUp() override {
     if (_standalone == nullptr) GTEST_SKIP() << MAGNETAR_TEST_MAGNETAR_BIN << " is not built; skipped";
-    _admin = parse_http_url(_standalone->admin_url()).value();
+    _admin = http::url::parse(_standalone->admin_url()).value();
   }
 
   static inline temp_dir* _dir = nullptr;
   static inline standalone_process* _standalone = nullptr;
-  http_endpoint _admin;
+  http::url _admin;
   temp_dir _out;
 };
 
@@ -131,7 +134,7 @@ TEST_F(sampler_against_standalone, a_created_topic_gets_rows) {
                                .csv_file = _out.path() / "topic-stats.csv",
                                .interval = std::chrono::milliseconds(20)});
   ASSERT_TRUE(sampler.start());
-  auto created = http_call(_admin, "PUT", "/admin/v2/persistent/public/default/x");
+  auto created = http::call(_admin, "PUT", "/admin/v2/persistent/public/default/x");
   ASSERT_TRUE(created) << created.error();
   ASSERT_LT(created.value().status, 300) << created.value().body;
   ASSERT_TRUE(eventually([&] { return sampler.rows() > 0; }));

@@ -23,5 +23,28 @@ TEST(latency_summary_millis, is_zero_for_an_empty_histogram) {
   for (const char* key : {"p50", "p95", "p99", "p999", "max"}) EXPECT_EQ(j[key].get<double>(), 0.0) << key;
 }
 
+TEST(latency_in_millis, gives_count_percentiles_max_and_mean) {
+  base::histogram h(3'600'000'000, 3);
+  h.record(1000);
+  h.record(2000);
+  const auto l = latency_in_millis(h);
+  EXPECT_EQ(l.count, 2);
+  EXPECT_DOUBLE_EQ(l.p50, 1.0);
+  EXPECT_DOUBLE_EQ(l.p99, 2.0);
+  EXPECT_DOUBLE_EQ(l.max, 2.0);
+  EXPECT_DOUBLE_EQ(l.mean, 1.5);
+}
+
+TEST(latency_percentiles_line, prints_p50_p99_p999_and_max_with_two_decimals) {
+  base::histogram h(3'600'000'000, 3);
+  for (std::int64_t v = 1; v <= 1000; ++v) h.record(v);
+  h.record(12'345);
+  EXPECT_EQ(latency_percentiles_line(h), "p50 0.50 p99 0.99 p99.9 1.00 max 12.35");
+}
+
+TEST(latency_percentiles_line, is_zeros_for_an_empty_histogram) {
+  EXPECT_EQ(latency_percentiles_line(base::histogram(3'600'000'000, 3)), "p50 0.00 p99 0.00 p99.9 0.00 max 0.00");
+}
+
 }  // namespace
 }  // namespace magnetar::perf

@@ -1,22 +1,26 @@
-// perf_run: magnetar-perf's producer and consumer loops and what they measure.
+// perf_run: magnetar-perf's produce, consume and pubsub: the producer and consumer loops
+// and what they measure.
 //
 // The producer sends fixed-size messages, either as fast as the pending queue lets it
-// or paced at a fixed rate. Paced sends are measured from their intended send time, so
-// a stall that delays later sends shows up in their latency (no coordinated omission).
-// Each payload starts with its send time (system clock, nanoseconds), which the
-// consumer turns into an end-to-end latency; producer and consumer must share a clock
-// (one machine).
+// or paced at a fixed rate (workload/pacer.h). Paced sends are measured from their
+// intended send time, so a stall that delays later sends shows up in their latency (no
+// coordinated omission). Each payload starts with its send time (system clock,
+// nanoseconds), which the consumer turns into an end-to-end latency; producer and
+// consumer must share a clock (one machine).
 //
-// run_produce and run_consume block the calling thread until done; run_pubsub runs both
-// on their own threads against one topic.
+// Thread-safety: run_produce and run_consume block the calling thread until done;
+// run_pubsub runs both on their own threads against one topic. Separate calls share
+// nothing.
 #pragma once
 
 #include "base/histogram.h"
 #include "base/result.h"
+#include "magnetar/config.h"
 
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace magnetar::perf {
@@ -59,14 +63,16 @@ struct perf_results {
   base::histogram end_to_end_latency_us{60'000'000, 3};
 };
 
+// The option values, by pulsar-perf's names; invalid_argument naming the choices. The
+// producer checks the compression and the consumers the subscription type as they start,
+// so `consume` ignores --compression as it always did.
+result<compression_type> compression_of(std::string_view name);
+result<subscription_type> subscription_type_of(std::string_view name);
+
 result<perf_results> run_produce(const perf_options& options);
 result<perf_results> run_consume(const perf_options& options);
 // A consumer subscribes first, then the producer runs; done once the consumer has every
 // message the producer got a receipt for (or the drain timeout passes).
 result<perf_results> run_pubsub(const perf_options& options);
-
-// A human summary (for the terminal) and a Markdown report with the same figures.
-std::string summary(const perf_options& options, const perf_results& results);
-std::string markdown_report(const perf_options& options, const perf_results& results);
 
 }  // namespace magnetar::perf

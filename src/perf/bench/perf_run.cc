@@ -1,9 +1,10 @@
-#include "perf_run.h"
+#include "perf/bench/perf_run.h"
 
 #include "base/errc.h"
 #include "magnetar/client.h"
 #include "magnetar/consumer.h"
 #include "magnetar/producer.h"
+#include "perf/workload/pacer.h"
 
 #include <fmt/format.h>
 
@@ -16,6 +17,22 @@
 
 namespace magnetar::perf {
 
+result<compression_type> compression_of(std::string_view name) {
+  if (name == "none") return compression_type::none;
+  if (name == "lz4") return compression_type::lz4;
+  if (name == "zstd") return compression_type::zstd;
+  return fail(base::errc::invalid_argument, fmt::format("compression '{}': use none, lz4 or zstd", name));
+}
+
+result<subscription_type> subscription_type_of(std::string_view name) {
+  if (name == "Exclusive") return subscription_type::exclusive;
+  if (name == "Shared") return subscription_type::shared;
+  if (name == "Failover") return subscription_type::failover;
+  if (name == "Key_Shared") return subscription_type::key_shared;
+  return fail(base::errc::invalid_argument,
+              fmt::format("subscription type '{}': use Exclusive, Shared, Failover or Key_Shared", name));
+}
+
 namespace {
 
 using steady = std::chrono::steady_clock;
@@ -27,13 +44,6 @@ std::int64_t wall_ns() {
 
 double seconds_since(steady::time_point start) {
   return std::chrono::duration<double>(steady::now() - start).count();
-}
-
-result<compression_type> compression_of(const std::string& name) {
-  if (name == "none") return compression_type::none;
-  if (name == "lz4") return compression_type::lz4;
-  if (name == "zstd") return compression_type::zstd;
-  return fail(base::errc::invalid_argument, fmt::format("compression '{}': use none, lz4 or zstd", name));
 }
 
 // The producer side, shared with its callbacks. They all run on the client's one io
@@ -68,16 +78,13 @@ result<void> produce(client& c, const perf_options& options, perf_results& out) 
   const auto start_wall_ns = wall_ns();
   const auto end = start + options.duration;
   const bool paced = options.rate > 0;
+  const pacer schedule(options.rate, start);
   std::uint64_t sent = 0;
   for (;;) {
-    auto intended = steady::now();
-    if (paced) {
-      intended = start + std::chrono::nanoseconds(static_cast<std::int64_t>(static_cast<double>(sent) * 1e9 / options.rate));
-      if (intended >= end) break;
-      std::this_thread::sleep_until(intended);
-    } else if (intended >= end) {
-      break;
-    }
+    // An unpaced send has no intended time before the send itself.
+    const auto intended = paced ? schedule.due(sent) : steady::now();
+    if (intended >= end) break;
+    if (paced) schedule.wait(sent);
     const std::int64_t now_ns =
         start_wall_ns + std::chrono::duration_cast<std::chrono::nanoseconds>(intended - start).count();
     std::memcpy(payload.data(), &now_ns, sizeof now_ns);
@@ -105,15 +112,6 @@ result<void> produce(client& c, const perf_options& options, perf_results& out) 
   out.bytes_sent = out.sent * payload.size();
   MAGNETAR_TRY(out.publish_latency_us.merge(state->latency_us));
   return success();
-}
-
-result<subscription_type> subscription_type_of(const std::string& name) {
-  if (name == "Exclusive") return subscription_type::exclusive;
-  if (name == "Shared") return subscription_type::shared;
-  if (name == "Failover") return subscription_type::failover;
-  if (name == "Key_Shared") return subscription_type::key_shared;
-  return fail(base::errc::invalid_argument,
-              fmt::format("subscription type '{}': use Exclusive, Shared, Failover or Key_Shared", name));
 }
 
 // What one consumer received: written by its listener, read once the consumers closed.
@@ -242,78 +240,6 @@ result<perf_results> run_pubsub(const perf_options& options) {
   consumer_thread.join();
   MAGNETAR_TRY(produced);
   MAGNETAR_TRY(consumed);
-  return out;
-}
-
-namespace {
-
-std::string latency_row(const char* name, const base::histogram& h) {
-  auto ms = [&](double p) { return static_cast<double>(h.value_at_percentile(p)) / 1000.0; };
-  return fmt::format("| {} | {} | {:.2f} | {:.2f} | {:.2f} | {:.2f} | {:.2f} |", name, h.total_count(), ms(50), ms(99),
-                     ms(99.9), static_cast<double>(h.max()) / 1000.0, h.mean() / 1000.0);
-}
-
-}  // namespace
-
-namespace {
-double per_second(std::uint64_t count, double seconds) { return seconds > 0 ? static_cast<double>(count) / seconds : 0; }
-}  // namespace
-
-std::string summary(const perf_options& options, const perf_results& r) {
-  const double produce_rate = per_second(r.sent, r.produce_seconds);
-  const double consume_rate = per_second(r.received, r.consume_seconds);
-  std::string out = fmt::format(
-      "topic {} | {} B messages | {}\n"
-      "produced {} msgs in {:.1f} s: {:.0f} msg/s, {:.1f} MB/s; send errors {}\n"
-      "consumed {} msgs in {:.1f} s: {:.0f} msg/s\n",
-      options.topic, options.message_size, options.rate > 0 ? fmt::format("paced at {:.0f} msg/s", options.rate) : "max rate",
-      r.sent, r.produce_seconds, produce_rate, produce_rate * static_cast<double>(options.message_size) / 1e6,
-      r.send_errors, r.received, r.consume_seconds, consume_rate);
-  if (r.received_per_consumer.size() > 1) {
-    const auto [least, most] = std::minmax_element(r.received_per_consumer.begin(), r.received_per_consumer.end());
-    out += fmt::format("{} {} consumers: {:.0f} to {:.0f} msg/s each\n", r.received_per_consumer.size(),
-                       options.subscription_type, per_second(*least, r.consume_seconds),
-                       per_second(*most, r.consume_seconds));
-  }
-  auto line = [](const char* name, const base::histogram& h) {
-    if (h.empty()) return std::string();
-    return fmt::format("{} latency ms: p50 {:.2f} p99 {:.2f} p99.9 {:.2f} max {:.2f}\n", name,
-                       static_cast<double>(h.value_at_percentile(50)) / 1000.0,
-                       static_cast<double>(h.value_at_percentile(99)) / 1000.0,
-                       static_cast<double>(h.value_at_percentile(99.9)) / 1000.0, static_cast<double>(h.max()) / 1000.0);
-  };
-  return out + line("publish", r.publish_latency_us) + line("end-to-end", r.end_to_end_latency_us);
-}
-
-std::string markdown_report(const perf_options& options, const perf_results& r) {
-  const double produce_rate = per_second(r.sent, r.produce_seconds);
-  const double consume_rate = per_second(r.received, r.consume_seconds);
-  std::string out = fmt::format(
-      "# magnetar-perf run\n\n"
-      "| setting | value |\n| --- | --- |\n"
-      "| service URL | {} |\n| topic | {} |\n| message size | {} B |\n| rate | {} |\n| duration | {} s |\n"
-      "| batching | {} (max {} messages, {} ms) |\n| compression | {} |\n"
-      "| subscription | {} x {} |\n| keys | {} |\n\n"
-      "## Throughput\n\n| side | messages | seconds | msg/s | MB/s |\n| --- | --- | --- | --- | --- |\n"
-      "| produce | {} | {:.1f} | {:.0f} | {:.1f} |\n| consume | {} | {:.1f} | {:.0f} | {:.1f} |\n\n"
-      "Send errors: {}. Messages lost (receipted, never received): {}.\n\n"
-      "## Latency (ms)\n\n| measure | count | p50 | p99 | p99.9 | max | mean |\n| --- | --- | --- | --- | --- | --- | --- |\n",
-      options.service_url, options.topic, options.message_size,
-      options.rate > 0 ? fmt::format("{:.0f} msg/s", options.rate) : "max", options.duration.count(),
-      options.batching ? (options.keys > 0 ? "key-based" : "on") : "off", options.batch_max_messages,
-      options.batch_max_delay.count(), options.compression, options.subscription_type, options.consumers,
-      options.keys > 0 ? std::to_string(options.keys) : "none", r.sent, r.produce_seconds, produce_rate, produce_rate * static_cast<double>(options.message_size) / 1e6,
-      r.received, r.consume_seconds, consume_rate, consume_rate * static_cast<double>(options.message_size) / 1e6,
-      r.send_errors, r.sent > r.received ? r.sent - r.received : 0);
-  if (!r.publish_latency_us.empty()) out += latency_row("publish (from intended send time)", r.publish_latency_us) + "\n";
-  if (!r.end_to_end_latency_us.empty()) out += latency_row("end to end", r.end_to_end_latency_us) + "\n";
-  if (r.received_per_consumer.size() > 1) {
-    out += "\n## Per consumer\n\n| consumer | messages | msg/s |\n| --- | --- | --- |\n";
-    for (std::size_t i = 0; i < r.received_per_consumer.size(); ++i) {
-      out += fmt::format("| {} | {} | {:.0f} |\n", i, r.received_per_consumer[i],
-                         per_second(r.received_per_consumer[i], r.consume_seconds));
-    }
-  }
   return out;
 }
 

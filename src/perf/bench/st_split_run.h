@@ -1,15 +1,18 @@
-// st_split_run: a scalable topic kept under load through a split and a merge (issue 8's
-// performance goal). One st producer publishes keyed messages at a fixed rate; one
-// stream consumer reads from the earliest and acknowledges as it goes; the broker
-// splits segment 0 at split_at and merges the two children at merge_at.
+// st_split_run: magnetar-perf st-split: a scalable topic kept under load through a split
+// and a merge (issue 8's performance goal). One st producer publishes keyed messages at
+// a fixed rate (workload/pacer.h); one stream consumer reads from the earliest and
+// acknowledges as it goes; the broker splits segment 0 at split_at and merges the two
+// children at merge_at.
 //
 // Measured: publish latency from each message's intended send time (a stall shows up in
 // every message it delays, no coordinated omission), its maximum per 100 ms window and
-// around each layout change; the consumer's longest gap between two deliveries, overall
-// and around each change; and correctness: every stored message received, per-key order
-// (each payload carries its key's sequence number), duplicates.
+// around each layout change (windowed_max.h); the consumer's longest gap between two
+// deliveries, overall and around each change; and correctness: every stored message
+// received, per-key order (each payload carries its key's sequence number,
+// key_sequences.h), duplicates.
 //
-// Blocks the calling thread until done (duration, then draining up to drain_timeout).
+// Thread-safety: run_st_split blocks the calling thread until done (duration, then
+// draining up to drain_timeout); separate calls share nothing.
 #pragma once
 
 #include "base/histogram.h"
@@ -34,8 +37,11 @@ struct st_split_options {
   std::chrono::seconds drain_timeout{30};
 };
 
+// How long after a layout change its effects are attributed to it.
+inline constexpr std::chrono::seconds layout_change_effect_window{5};
+
 // A layout change and what the clients saw around it (the window starts at the admin
-// call and lasts `window`).
+// call and lasts layout_change_effect_window).
 struct layout_change_effect {
   double at_seconds = 0;          // since the producer started
   double admin_call_ms = 0;       // the REST call's duration
@@ -60,7 +66,11 @@ struct st_split_results {
   layout_change_effect merge;
 };
 
+// invalid_argument unless rate and keys are above 0 and split_at < merge_at < duration.
+result<void> validate(const st_split_options& options);
+// The options' topic, or topic://public/default/st-split-<unix seconds of `now`>.
+std::string st_split_topic(const st_split_options& options, std::chrono::system_clock::time_point now);
+
 result<st_split_results> run_st_split(const st_split_options& options);
-std::string summary(const st_split_options& options, const st_split_results& results);
 
 }  // namespace magnetar::perf

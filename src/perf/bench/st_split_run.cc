@@ -1,7 +1,11 @@
-#include "st_split_run.h"
+#include "perf/bench/st_split_run.h"
 
+#include "base/errc.h"
+#include "http/client.h"
 #include "magnetar/st/client.h"
-#include "perf/launcher/admin_http.h"
+#include "perf/bench/key_sequences.h"
+#include "perf/bench/windowed_max.h"
+#include "perf/workload/pacer.h"
 
 #include <fmt/format.h>
 
@@ -9,6 +13,8 @@
 #include <atomic>
 #include <cstring>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -17,9 +23,6 @@ namespace magnetar::perf {
 namespace {
 
 using clock_type = std::chrono::steady_clock;
-constexpr auto window = std::chrono::milliseconds(100);
-// How long after a layout change its effects are attributed to it.
-constexpr auto effect_window = std::chrono::seconds(5);
 
 // Payload: [send time ns][key index][key sequence], then padding.
 struct payload_header {
@@ -35,35 +38,10 @@ std::string make_payload(std::size_t size, std::uint32_t key, std::uint64_t sequ
   return bytes;
 }
 
-// Maxima per 100 ms window since the start, thread-safe.
-class windowed_max {
- public:
-  explicit windowed_max(std::chrono::seconds span) : _values(static_cast<std::size_t>(span / window) + 1) {}
-  void record(clock_type::duration since_start, double value) {
-    auto i = static_cast<std::size_t>(std::max<std::int64_t>(0, since_start / window));
-    std::lock_guard lock(_mutex);
-    if (i >= _values.size()) _values.resize(i + 1);
-    _values[i] = std::max(_values[i], value);
-  }
-  double max_between(clock_type::duration from, clock_type::duration to) const {
-    std::lock_guard lock(_mutex);
-    double out = 0;
-    for (auto i = static_cast<std::size_t>(std::max<std::int64_t>(0, from / window));
-         i < _values.size() && static_cast<std::int64_t>(i) * window.count() < to / std::chrono::milliseconds(1); ++i) {
-      out = std::max(out, _values[i]);
-    }
-    return out;
-  }
-
- private:
-  mutable std::mutex _mutex;
-  std::vector<double> _values;
-};
-
 double ms(clock_type::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
 
-result<void> admin(const http_endpoint& endpoint, std::string_view method, const std::string& target) {
-  MAGNETAR_TRY(reply, http_call(endpoint, method, target, {}, std::chrono::seconds(30)));
+result<void> admin(const http::url& endpoint, std::string_view method, const std::string& target) {
+  MAGNETAR_TRY(reply, http::call(endpoint, method, target, {}, {.timeout = std::chrono::seconds(30)}));
   if (reply.status / 100 != 2) {
     return fail(base::errc::io_error, fmt::format("{} {}: HTTP {} {}", method, target, reply.status, reply.body));
   }
@@ -72,21 +50,27 @@ result<void> admin(const http_endpoint& endpoint, std::string_view method, const
 
 }  // namespace
 
-result<st_split_results> run_st_split(const st_split_options& options) {
+result<void> validate(const st_split_options& options) {
   if (options.rate <= 0 || options.keys == 0) return fail(base::errc::invalid_argument, "rate and keys must be > 0");
   if (!(options.split_at < options.merge_at && options.merge_at < options.duration)) {
     return fail(base::errc::invalid_argument, "expected split-at < merge-at < duration");
   }
+  return success();
+}
+
+std::string st_split_topic(const st_split_options& options, std::chrono::system_clock::time_point now) {
+  if (!options.topic.empty()) return options.topic;
+  return fmt::format("topic://public/default/st-split-{}",
+                     std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count());
+}
+
+result<st_split_results> run_st_split(const st_split_options& options) {
+  MAGNETAR_TRY(validate(options));
   st_split_results out;
-  out.topic = options.topic.empty()
-                  ? fmt::format("topic://public/default/st-split-{}",
-                                std::chrono::duration_cast<std::chrono::seconds>(
-                                    std::chrono::system_clock::now().time_since_epoch())
-                                    .count())
-                  : options.topic;
+  out.topic = st_split_topic(options, std::chrono::system_clock::now());
   const auto local = out.topic.substr(out.topic.rfind('/') + 1);
   const auto admin_path = fmt::format("/admin/v2/scalable/public/default/{}", local);
-  MAGNETAR_TRY(endpoint, parse_http_url(options.admin_url));
+  MAGNETAR_TRY(endpoint, http::url::parse(options.admin_url, 80, "admin URL"));
   MAGNETAR_TRY(admin(endpoint, "PUT", admin_path + "?numInitialSegments=1"));
 
   MAGNETAR_TRY(client, st::client::create(options.service_url));
@@ -109,9 +93,8 @@ result<st_split_results> run_st_split(const st_split_options& options) {
   std::atomic<bool> producing{true};
   const auto start = clock_type::now();
 
+  key_sequences sequences(options.keys);  // the consumer thread's until it is joined
   std::thread consumer_thread([&] {
-    std::vector<std::int64_t> last_sequence(options.keys, -1);
-    std::vector<std::vector<bool>> seen(options.keys);
     auto last_delivery = clock_type::now();
     auto last_ack = last_delivery;
     std::optional<st::message> unacked;
@@ -125,7 +108,7 @@ result<st_split_results> run_st_split(const st_split_options& options) {
           unacked.reset();
           last_ack = now;
         }
-        if (!producing && out.unique >= receipted.load()) break;
+        if (!producing && sequences.unique() >= receipted.load()) break;
         if (!producing && now - start > options.duration + options.drain_timeout) break;
         continue;
       }
@@ -134,18 +117,7 @@ result<st_split_results> run_st_split(const st_split_options& options) {
       ++out.received;
       payload_header h{};
       if (m.value().size() >= sizeof h) std::memcpy(&h, m.value().payload().data(), sizeof h);
-      if (h.key < options.keys) {
-        auto& marks = seen[h.key];
-        if (marks.size() <= h.sequence) marks.resize(h.sequence + 1024, false);
-        if (marks[h.sequence]) {
-          ++out.duplicates;
-        } else {
-          marks[h.sequence] = true;
-          ++out.unique;
-          if (static_cast<std::int64_t>(h.sequence) < last_sequence[h.key]) ++out.out_of_order;
-          last_sequence[h.key] = std::max<std::int64_t>(last_sequence[h.key], h.sequence);
-        }
-      }
+      sequences.record(h.key, h.sequence);
       unacked = std::move(m).value();
       if (now - last_ack > std::chrono::milliseconds(20)) {
         (void)consumer.acknowledge_cumulative(*unacked);
@@ -172,13 +144,11 @@ result<st_split_results> run_st_split(const st_split_options& options) {
   });
 
   std::vector<std::uint64_t> next_sequence(options.keys, 0);
-  const auto interval = std::chrono::duration<double>(1.0 / options.rate);
-  std::uint64_t i = 0;
-  for (;; ++i) {
-    const auto intended =
-        start + std::chrono::duration_cast<clock_type::duration>(interval * static_cast<double>(i));
+  const pacer schedule(options.rate, start);
+  for (std::uint64_t i = 0;; ++i) {
+    const auto intended = schedule.due(i);
     if (intended - start >= options.duration) break;
-    std::this_thread::sleep_until(intended);
+    schedule.wait(i);
     const auto key = static_cast<std::uint32_t>(i % options.keys);
     auto m = message_builder()
                  .key(fmt::format("key-{}", key))
@@ -206,6 +176,9 @@ result<st_split_results> run_st_split(const st_split_options& options) {
   (void)consumer.close();
   (void)client.close();
 
+  out.unique = sequences.unique();
+  out.duplicates = sequences.duplicates();
+  out.out_of_order = sequences.out_of_order();
   out.sent = receipted.load();
   out.send_errors = errors.load();
   out.missing = out.sent > out.unique ? out.sent - out.unique : 0;
@@ -213,28 +186,11 @@ result<st_split_results> run_st_split(const st_split_options& options) {
   const auto merge_at = std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(out.merge.at_seconds));
   out.steady_max_publish_latency_ms = publish_max.max_between(std::chrono::seconds(1), split_at);
   out.steady_max_delivery_gap_ms = gap_max.max_between(std::chrono::seconds(1), split_at);
-  out.split.max_publish_latency_ms = publish_max.max_between(split_at, split_at + effect_window);
-  out.split.max_delivery_gap_ms = gap_max.max_between(split_at, split_at + effect_window);
-  out.merge.max_publish_latency_ms = publish_max.max_between(merge_at, merge_at + effect_window);
-  out.merge.max_delivery_gap_ms = gap_max.max_between(merge_at, merge_at + effect_window);
+  out.split.max_publish_latency_ms = publish_max.max_between(split_at, split_at + layout_change_effect_window);
+  out.split.max_delivery_gap_ms = gap_max.max_between(split_at, split_at + layout_change_effect_window);
+  out.merge.max_publish_latency_ms = publish_max.max_between(merge_at, merge_at + layout_change_effect_window);
+  out.merge.max_delivery_gap_ms = gap_max.max_between(merge_at, merge_at + layout_change_effect_window);
   return out;
-}
-
-std::string summary(const st_split_options& options, const st_split_results& r) {
-  auto p = [&](double q) { return static_cast<double>(r.publish_latency_us.value_at_percentile(q)) / 1000.0; };
-  return fmt::format(
-      "st-split on {}: {} msg/s offered for {} s, {} keys, split of segment 0 at {:.1f} s, merge of 1+2 at {:.1f} s\n"
-      "  sent {} (errors {}), received {} unique, {} duplicates, {} out of key order, {} missing\n"
-      "  publish latency ms: p50 {:.2f}  p99 {:.2f}  p99.9 {:.2f}  max {:.2f}\n"
-      "  steady (1 s .. split):  max publish {:.1f} ms, max delivery gap {:.1f} ms\n"
-      "  split (REST {:.0f} ms): max publish {:.1f} ms, max delivery gap {:.1f} ms (within {} s)\n"
-      "  merge (REST {:.0f} ms): max publish {:.1f} ms, max delivery gap {:.1f} ms (within {} s)\n",
-      r.topic, options.rate, options.duration.count(), options.keys, r.split.at_seconds, r.merge.at_seconds, r.sent,
-      r.send_errors, r.unique, r.duplicates, r.out_of_order, r.missing, p(50), p(99), p(99.9),
-      static_cast<double>(r.publish_latency_us.max()) / 1000.0, r.steady_max_publish_latency_ms,
-      r.steady_max_delivery_gap_ms, r.split.admin_call_ms, r.split.max_publish_latency_ms,
-      r.split.max_delivery_gap_ms, effect_window.count(), r.merge.admin_call_ms, r.merge.max_publish_latency_ms,
-      r.merge.max_delivery_gap_ms, effect_window.count());
 }
 
 }  // namespace magnetar::perf

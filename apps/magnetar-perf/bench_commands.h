@@ -1,0 +1,30 @@
+// bench_commands: the `produce`, `consume`, `pubsub` and `st-split` subcommands, one
+// process loading a broker and printing what it measured (src/perf/bench).
+// Thread-safety: main's thread only, as CLI11 is.
+#pragma once
+
+#include "perf/bench/perf_run.h"
+#include "perf/bench/st_split_run.h"
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+namespace magnetar::perf {
+
+struct bench_commands {
+  CLI::App* produce = nullptr;
+  CLI::App* consume = nullptr;
+  CLI::App* pubsub = nullptr;
+  CLI::App* st_split = nullptr;
+  perf_options perf;
+  std::string report_dir;  // pubsub --report-dir
+  st_split_options split;
+};
+
+// Adds the four subcommands to `app`; their options land in `commands`.
+void add_bench_commands(CLI::App& app, bench_commands& commands);
+// Runs the parsed one and prints its summary; -1 when none was given.
+int run_bench_command(const bench_commands& commands);
+
+}  // namespace magnetar::perf

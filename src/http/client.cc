@@ -1,0 +1,165 @@
+#include "http/client.h"
+
+#include "base/errc.h"
+
+#include <fmt/format.h>
+
+#include <utility>  // before any Asio header (Boost 1.74's awaitable.hpp, see io/asio.h)
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/address.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <system_error>
+#include <thread>
+
+namespace magnetar::http {
+
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace bhttp = boost::beast::http;
+using tcp = asio::ip::tcp;
+using steady = std::chrono::steady_clock;
+
+// A name lookup running on its own thread, shared with the caller that waits for it.
+struct lookup {
+  std::mutex mutex;
+  std::condition_variable finished;
+  bool done = false;
+  boost::system::error_code error;
+  std::vector<tcp::endpoint> endpoints;
+};
+
+// The endpoints of `host`, or a failure in `error` (beast::error::timeout at the deadline).
+// getaddrinfo cannot be cancelled, and Asio's async_resolve runs it on a thread that the
+// io_context joins when it is destroyed, so a hung lookup would hold the call past its
+// deadline; a detached thread owns the lookup instead and the caller stops waiting at the
+// deadline. An address needs no lookup (and no thread): the usual case, 127.0.0.1.
+std::vector<tcp::endpoint> resolve(const url& where, steady::time_point deadline, boost::system::error_code& error) {
+  const auto address = asio::ip::make_address(where.host, error);
+  if (!error) return {tcp::endpoint(address, where.port)};
+  error.clear();
+  auto state = std::make_shared<lookup>();
+  try {
+    std::thread([state, host = where.host, port = std::to_string(where.port)] {
+      asio::io_context context;
+      tcp::resolver resolver(context);
+      boost::system::error_code failed;
+      const auto results = resolver.resolve(host, port, failed);
+      std::lock_guard lock(state->mutex);
+      state->error = failed;
+      for (const auto& entry : results) state->endpoints.push_back(entry.endpoint());
+      state->done = true;
+      state->finished.notify_all();
+    }).detach();
+  } catch (const std::system_error& e) {
+    error = boost::system::error_code(e.code().value(), boost::system::system_category());
+    return {};
+  }
+  std::unique_lock lock(state->mutex);
+  if (!state->finished.wait_until(lock, deadline, [&] { return state->done; })) {
+    error = beast::error::timeout;
+    return {};
+  }
+  error = state->error;
+  return std::move(state->endpoints);
+}
+
+bool same_name(std::string_view a, std::string_view b) {
+  return std::ranges::equal(a, b, [](unsigned char x, unsigned char y) { return std::tolower(x) == std::tolower(y); });
+}
+
+}  // namespace
+
+std::optional<std::string_view> reply::header(std::string_view name) const {
+  for (const auto& field : headers) {
+    if (same_name(field.name, name)) return std::string_view(field.value);
+  }
+  return std::nullopt;
+}
+
+result<reply> call(const url& where, std::string_view method, std::string_view target, std::string_view body,
+                   const call_options& options) {
+  const auto deadline = steady::now() + options.timeout;
+  const std::string full_target = where.prefix + std::string(target);
+  boost::system::error_code ec;
+  const auto failed = [&](std::string_view stage) {
+    const bool timed_out = ec == beast::error::timeout;
+    const std::string why = timed_out ? fmt::format("no answer within {} ms", options.timeout.count()) : ec.message();
+    const std::string server = options.server_name.empty() ? std::string() : options.server_name + " at ";
+    return fail(timed_out ? base::errc::timed_out : base::errc::io_error,
+                fmt::format("cannot {} {}{}: {} ({} {})", stage, server, where.to_string(), why, method, full_target));
+  };
+
+  const auto endpoints = resolve(where, deadline, ec);
+  if (ec) return failed("resolve");
+
+  // Beast's deadline works on asynchronous operations only: each step runs on this private
+  // context until it completes or the stream's timer closes the socket. The expiry stays
+  // set across steps, so it bounds connect, write and read together.
+  asio::io_context context;
+  beast::tcp_stream stream(context);
+  stream.expires_at(deadline);
+  const auto run = [&](auto&& start) {
+    bool done = false;
+    start([&](boost::system::error_code e, auto&&...) {
+      ec = e;
+      done = true;
+    });
+    context.restart();
+    while (!done && context.run_one() > 0) {
+    }
+  };
+  run([&](auto handler) { stream.async_connect(endpoints, std::move(handler)); });
+  if (ec) return failed("connect to");
+
+  bhttp::request<bhttp::string_body> request;
+  request.method_string(beast::string_view(method.data(), method.size()));
+  request.target(full_target);
+  request.version(11);
+  const bool v6 = where.host.find(':') != std::string::npos;
+  request.set(bhttp::field::host, fmt::format("{}{}{}:{}", v6 ? "[" : "", where.host, v6 ? "]" : "", where.port));
+  request.set(bhttp::field::user_agent, "magnetar");
+  request.set(bhttp::field::accept, "application/json");
+  if (!body.empty()) {
+    request.set(bhttp::field::content_type, "application/json");
+    request.body() = std::string(body);
+  }
+  request.keep_alive(false);
+  request.prepare_payload();
+  run([&](auto handler) { bhttp::async_write(stream, request, std::move(handler)); });
+  if (ec) return failed("send to");
+
+  beast::flat_buffer buffer;
+  bhttp::response_parser<bhttp::string_body> parser;
+  parser.body_limit(options.body_limit);
+  // The header first: Boost 1.74's parser drops its own body_limit error for a
+  // Content-Length over the limit when it parses header and body in one go (async_read
+  // does), and keeps it when it stops after the header.
+  run([&](auto handler) { bhttp::async_read_header(stream, buffer, parser, std::move(handler)); });
+  if (!ec && !parser.is_done()) {
+    run([&](auto handler) { bhttp::async_read(stream, buffer, parser, std::move(handler)); });
+  }
+  if (ec) return failed("read from");
+
+  auto& response = parser.get();
+  reply out{.status = static_cast<int>(response.result_int()),
+            .reason = std::string(response.reason()),
+            .body = std::move(response.body()),
+            .headers = {}};
+  for (const auto& field : response) out.headers.push_back({std::string(field.name_string()), std::string(field.value())});
+  boost::system::error_code ignored;
+  stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
+  return out;
+}
+
+}  // namespace magnetar::http
