@@ -3,7 +3,7 @@
 // periodic checks bring about (polled, with a generous deadline: no fixed sleeps).
 #pragma once
 
-#include "broker/admin/http_client.h"
+#include "http/client.h"
 #include "broker/tests/broker_fixture.h"
 
 #include <nlohmann/json.hpp>
@@ -17,10 +17,10 @@ class policies_test : public broker_test {
  protected:
   static constexpr const char* ns = "/admin/v2/namespaces/public/default";
 
-  admin::http_response call(std::string_view method, const std::string& target, std::string_view body = {}) {
-    auto r = admin::http_request("127.0.0.1", server->web_port(), method, target, body);
+  magnetar::http::reply call(std::string_view method, const std::string& target, std::string_view body = {}) {
+    auto r = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = server->web_port()}, method, target, body);
     EXPECT_TRUE(r) << r.error();
-    return r ? std::move(r).value() : admin::http_response{};
+    return r ? std::move(r).value() : magnetar::http::reply{};
   }
 
   static std::string topic_path(const std::string& topic) { return "/admin/v2/persistent/public/default/" + topic; }

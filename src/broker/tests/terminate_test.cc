@@ -1,7 +1,7 @@
 // Raw-frame tests of topic termination (what seals a segment of a scalable topic):
 // producers closed and refused, racing SENDs refused, REACHED_END_OF_TOPIC for
 // consumers that acknowledged everything; and a segment:// topic served like any other.
-#include "broker/admin/http_client.h"
+#include "http/client.h"
 #include "broker/tests/broker_fixture.h"
 
 #include <nlohmann/json.hpp>
@@ -17,10 +17,10 @@ using nlohmann::json;
 
 class terminate_test : public broker_test {
  protected:
-  admin::http_response admin_call(const std::string& method, const std::string& target) {
-    auto r = admin::http_request("127.0.0.1", server->web_port(), method, target);
+  magnetar::http::reply admin_call(const std::string& method, const std::string& target) {
+    auto r = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = server->web_port()}, method, target);
     EXPECT_TRUE(r) << r.error();
-    return r ? std::move(r).value() : admin::http_response{.status = -1};
+    return r ? std::move(r).value() : magnetar::http::reply{.status = -1};
   }
   // POST .../terminate; the last message id it answers.
   json terminate(const std::string& topic) {
@@ -229,7 +229,7 @@ TEST_F(terminate_test, TerminatingAMissingTopicIs404) {
 TEST_F(terminate_test, ASegmentTopicIsServedLikeAPersistentOne) {
   const std::string segment = "segment://public/default/st/0000-ffff-0";
   // Segments exist once their scalable topic's controller made them.
-  auto created = admin::http_request("127.0.0.1", server->web_port(), "PUT", "/admin/v2/scalable/public/default/st");
+  auto created = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = server->web_port()}, "PUT", "/admin/v2/scalable/public/default/st");
   ASSERT_TRUE(created) << created.error();
   ASSERT_EQ(created.value().status, 204) << created.value().body;
   auto client = connected_client();

@@ -1,5 +1,5 @@
 // The SDK against an in-process broker: producing, consuming, acks, batching, compression.
-#include "broker/admin/http_client.h"
+#include "http/client.h"
 #include "client/tests/client_test_fixture.h"
 
 #include <atomic>
@@ -547,7 +547,7 @@ TEST_F(produce_consume, a_topic_that_is_not_partitioned_is_its_own_partition) {
 TEST_F(produce_consume, a_partitioned_topic_lists_its_partitions) {
   const std::string name = topic();
   const std::string path = "/admin/v2/persistent/public/default/" + name.substr(name.rfind('/') + 1) + "/partitions";
-  auto created = broker::admin::http_request("127.0.0.1", broker.web_service_port, "PUT", path, "2");
+  auto created = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = broker.web_service_port}, "PUT", path, "2");
   ASSERT_TRUE(created) << created.error();
   ASSERT_LT(created.value().status, 300) << created.value().body;
   auto parts = sdk->get_partitions_for_topic(name);

@@ -3,7 +3,7 @@
 // topic routes answer 503, see broker_routes_test.cc for those).
 #include "broker/admin/admin_server.h"
 
-#include "broker/admin/http_client.h"
+#include "http/client.h"
 #include "broker/namespace/tests/store_fixture.h"
 
 #include <gmock/gmock.h>
@@ -31,12 +31,12 @@ class admin_server_test : public testing::store_fixture {
     server.reset();
     store_fixture::TearDown();
   }
-  http_response call(const char* method, const std::string& target, const std::string& body = {}) {
-    auto r = http_request("127.0.0.1", server->port(), method, target, body);
+  magnetar::http::reply call(const char* method, const std::string& target, const std::string& body = {}) {
+    auto r = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = server->port()}, method, target, body);
     EXPECT_TRUE(r) << r.error();
-    return r ? std::move(r).value() : http_response{.status = -1};
+    return r ? std::move(r).value() : magnetar::http::reply{.status = -1};
   }
-  static json body_of(const http_response& r) { return json::parse(r.body); }
+  static json body_of(const magnetar::http::reply& r) { return json::parse(r.body); }
 
   broker_config config;
   std::unique_ptr<admin_server> server;
@@ -45,7 +45,7 @@ class admin_server_test : public testing::store_fixture {
 TEST_F(admin_server_test, lists_the_cluster) {
   auto r = call("GET", "/admin/v2/clusters");
   EXPECT_EQ(r.status, 200);
-  EXPECT_EQ(r.content_type, "application/json");
+  EXPECT_EQ(std::string(r.header("Content-Type").value_or("")), "application/json");
   EXPECT_EQ(body_of(r), json::array({"standalone"}));
 }
 
@@ -228,7 +228,7 @@ TEST_F(admin_server_test, unknown_path_is_404_with_a_reason) {
 TEST_F(admin_server_test, wrong_method_is_405) {
   auto r = call("PATCH", "/admin/v2/tenants/public");
   EXPECT_EQ(r.status, 405);
-  EXPECT_THAT(r.allow, HasSubstr("PUT"));
+  EXPECT_THAT(std::string(r.header("Allow").value_or("")), HasSubstr("PUT"));
 }
 
 TEST_F(admin_server_test, topic_routes_without_a_broker_are_503) {
@@ -238,7 +238,7 @@ TEST_F(admin_server_test, topic_routes_without_a_broker_are_503) {
 TEST_F(admin_server_test, metrics_are_prometheus_text) {
   auto r = call("GET", "/metrics");
   EXPECT_EQ(r.status, 200);
-  EXPECT_THAT(r.content_type, HasSubstr("text/plain; version=0.0.4"));
+  EXPECT_THAT(std::string(r.header("Content-Type").value_or("")), HasSubstr("text/plain; version=0.0.4"));
   EXPECT_THAT(r.body, HasSubstr("pulsar_active_connections{cluster=\"standalone\"} 0"));
 }
 

@@ -1,7 +1,7 @@
 // The topic routes against the real broker (its topic_registry implementing topic_admin)
 // over a one-bookie in-process cluster on the real metadata store.
 #include "broker/admin/admin_server.h"
-#include "broker/admin/http_client.h"
+#include "http/client.h"
 #include "broker/broker_service.h"
 #include "broker/api/errc.h"
 #include "io/block_on.h"
@@ -38,12 +38,12 @@ class broker_routes_test : public ::testing::Test {
     if (broker) broker->stop();
     broker.reset();
   }
-  http_response call(const char* method, const std::string& target, const std::string& body = {}) {
-    auto r = http_request("127.0.0.1", server->port(), method, target, body);
+  magnetar::http::reply call(const char* method, const std::string& target, const std::string& body = {}) {
+    auto r = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = server->port()}, method, target, body);
     EXPECT_TRUE(r) << r.error();
-    return r ? std::move(r).value() : http_response{.status = -1};
+    return r ? std::move(r).value() : magnetar::http::reply{.status = -1};
   }
-  static json body_of(const http_response& r) { return json::parse(r.body); }
+  static json body_of(const magnetar::http::reply& r) { return json::parse(r.body); }
 
   static constexpr const char* topic = "/admin/v2/persistent/public/default/t1";
   ledger::testing::test_cluster cluster{1, false};

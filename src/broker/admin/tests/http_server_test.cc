@@ -1,7 +1,7 @@
 // http_server: requests over a real loopback socket, keep-alive, limits, clean stop.
 #include "broker/admin/http_server.h"
 
-#include "broker/admin/http_client.h"
+#include "http/client.h"
 #include "io/block_on.h"
 #include "io/running_shards.h"
 
@@ -77,7 +77,7 @@ TEST_F(http_server_test, ephemeral_port_is_reported) {
 
 TEST_F(http_server_test, answers_a_request_with_the_handlers_response) {
   start(echo());
-  auto r = http_request("127.0.0.1", server->port(), "PUT", "/x?y=1", "body");
+  auto r = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = server->port()}, "PUT", "/x?y=1", "body");
   ASSERT_TRUE(r) << r.error();
   EXPECT_EQ(r.value().status, 200);
   EXPECT_EQ(r.value().body, "PUT /x?y=1 body");
@@ -96,7 +96,7 @@ TEST_F(http_server_test, keeps_the_connection_alive_between_requests) {
 
 TEST_F(http_server_test, body_over_the_limit_is_413) {
   start(echo(), {.max_body_bytes = 16});
-  auto r = http_request("127.0.0.1", server->port(), "PUT", "/x", std::string(100, 'a'));
+  auto r = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = server->port()}, "PUT", "/x", std::string(100, 'a'));
   ASSERT_TRUE(r) << r.error();
   EXPECT_EQ(r.value().status, 413);
   EXPECT_THAT(r.value().body, HasSubstr("\"reason\""));
@@ -109,7 +109,7 @@ TEST_F(http_server_test, malformed_request_is_400_and_the_server_keeps_serving) 
     asio::write(c.socket, asio::buffer(std::string("NOT HTTP AT ALL\r\n\r\n")));
     EXPECT_EQ(c.receive().result_int(), 400u);
   }
-  auto r = http_request("127.0.0.1", server->port(), "GET", "/after");
+  auto r = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = server->port()}, "GET", "/after");
   ASSERT_TRUE(r) << r.error();
   EXPECT_EQ(r.value().status, 200);
 }
@@ -119,7 +119,7 @@ TEST_F(http_server_test, a_handler_that_throws_gets_500) {
     throw std::runtime_error("boom");
     co_return no_content();
   });
-  auto r = http_request("127.0.0.1", server->port(), "GET", "/x");
+  auto r = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = server->port()}, "GET", "/x");
   ASSERT_TRUE(r) << r.error();
   EXPECT_EQ(r.value().status, 500);
   EXPECT_THAT(r.value().body, HasSubstr("boom"));
@@ -152,7 +152,7 @@ TEST_F(http_server_test, stop_waits_for_the_request_in_flight) {
     co_return text_response(200, "finished");
   });
   auto response = std::async(std::launch::async, [port = server->port()] {
-    return http_request("127.0.0.1", port, "GET", "/slow");
+    return magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = port}, "GET", "/slow");
   });
   entered.get_future().wait();
   auto stopped = std::async(std::launch::async, [this] { io::block_on(shards[1], server->stop()); });
@@ -169,7 +169,7 @@ TEST_F(http_server_test, refuses_connections_after_stop) {
   start(echo());
   auto port = server->port();
   io::block_on(shards[1], server->stop());
-  EXPECT_FALSE(http_request("127.0.0.1", port, "GET", "/x"));
+  EXPECT_FALSE(magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = port}, "GET", "/x"));
 }
 
 }  // namespace
