@@ -25,7 +25,7 @@ class oneshot_signal {
 
  private:
   struct state {
-    explicit state(asio::any_io_executor executor) : timer(std::move(executor)) {}
+    explicit state(const asio::any_io_executor& executor) : timer(executor) {}
     // A timer that never expires on its own: cancelling it is the wake-up.
     asio::steady_timer timer;
     std::atomic<bool> fired{false};
