@@ -21,8 +21,9 @@ void add_perf_options(CLI::App& command, perf_options& o) {
       ->capture_default_str()
       ->check(CLI::Range(8, 5 * 1024 * 1024));
   command.add_option("-r,--rate", o.rate, "Messages per second; 0 is as fast as possible")->capture_default_str();
-  command.add_option_function<int>(
-             "-d,--duration", [&o](int s) { o.duration = std::chrono::seconds(s); }, "Seconds to run (default 10)")
+  command
+      .add_option_function<int>(
+          "-d,--duration", [&o](int s) { o.duration = std::chrono::seconds(s); }, "Seconds to run (default 10)")
       ->check(CLI::Range(1, 3600));
   command.add_flag("!--disable-batching", o.batching, "Send every message in its own entry");
   command.add_option("-b,--batch-max-messages", o.batch_max_messages, "Messages per batch")->capture_default_str();
@@ -31,7 +32,8 @@ void add_perf_options(CLI::App& command, perf_options& o) {
       "Batching delay in milliseconds (default 1)");
   command.add_option("-o,--max-outstanding", o.max_pending, "Messages awaiting their receipt")->capture_default_str();
   command.add_option("-z,--compression", o.compression, "none, lz4 or zstd")->capture_default_str();
-  command.add_option("-q,--receiver-queue-size", o.receiver_queue_size, "Consumer receive queue")->capture_default_str();
+  command.add_option("-q,--receiver-queue-size", o.receiver_queue_size, "Consumer receive queue")
+      ->capture_default_str();
   command.add_option("--subscription-type", o.subscription_type, "Exclusive, Shared, Failover or Key_Shared")
       ->capture_default_str()
       ->check(CLI::IsMember({"Exclusive", "Shared", "Failover", "Key_Shared"}));
@@ -52,12 +54,14 @@ void add_st_split_options(CLI::App& command, st_split_options& o) {
   command.add_option("-r,--rate", o.rate, "Messages per second")->capture_default_str();
   command.add_option("-s,--size", o.message_size, "Message size in bytes")->capture_default_str();
   command.add_option("--keys", o.keys, "Distinct keys, round robin")->capture_default_str();
-  command.add_option_function<int>("-d,--duration", [&o](int s) { o.duration = std::chrono::seconds(s); },
-                                   "Seconds of publishing (default 30)");
-  command.add_option_function<int>("--split-at", [&o](int s) { o.split_at = std::chrono::seconds(s); },
-                                   "Split segment 0 after this many seconds (default 10)");
-  command.add_option_function<int>("--merge-at", [&o](int s) { o.merge_at = std::chrono::seconds(s); },
-                                   "Merge segments 1 and 2 after this many seconds (default 20)");
+  command.add_option_function<int>(
+      "-d,--duration", [&o](int s) { o.duration = std::chrono::seconds(s); }, "Seconds of publishing (default 30)");
+  command.add_option_function<int>(
+      "--split-at", [&o](int s) { o.split_at = std::chrono::seconds(s); },
+      "Split segment 0 after this many seconds (default 10)");
+  command.add_option_function<int>(
+      "--merge-at", [&o](int s) { o.merge_at = std::chrono::seconds(s); },
+      "Merge segments 1 and 2 after this many seconds (default 20)");
 }
 
 int run_st_split_command(const st_split_options& options) {
@@ -78,8 +82,7 @@ void add_bench_commands(CLI::App& app, bench_commands& commands) {
   commands.pubsub = app.add_subcommand("pubsub", "Publish and consume in one process; report both");
   for (auto* command : {commands.produce, commands.consume, commands.pubsub}) add_perf_options(*command, commands.perf);
   commands.pubsub->add_option("--report-dir", commands.report_dir, "Write report.md into this directory");
-  commands.st_split =
-      app.add_subcommand("st-split", "Keep a scalable topic under load through a split and a merge");
+  commands.st_split = app.add_subcommand("st-split", "Keep a scalable topic under load through a split and a merge");
   add_st_split_options(*commands.st_split, commands.split);
 }
 

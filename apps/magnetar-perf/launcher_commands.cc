@@ -32,7 +32,9 @@ void add_launcher_commands([[maybe_unused]] CLI::App& app, [[maybe_unused]] laun
 
   auto* report = commands.report_command =
       app.add_subcommand("report", "Write a run directory's report (README.md, index.html, charts) again");
-  report->add_option("RUN_DIR", commands.report_run_dir, "The run directory")->required()->check(CLI::ExistingDirectory);
+  report->add_option("RUN_DIR", commands.report_run_dir, "The run directory")
+      ->required()
+      ->check(CLI::ExistingDirectory);
 
   auto& c = commands.compare;
   auto* compare = commands.compare_command =
@@ -47,7 +49,8 @@ int run_launcher_command([[maybe_unused]] const launcher_commands& commands) {
 #ifdef MAGNETAR_PERF_LAUNCHER_RUN
   if (commands.run_command != nullptr && commands.run_command->parsed()) return run_scenario(commands.run);
   if (commands.compare_command != nullptr && commands.compare_command->parsed()) return run_compare(commands.compare);
-  if (commands.report_command != nullptr && commands.report_command->parsed()) return run_report(commands.report_run_dir);
+  if (commands.report_command != nullptr && commands.report_command->parsed())
+    return run_report(commands.report_run_dir);
 #endif
   return -1;
 }

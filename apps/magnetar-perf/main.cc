@@ -16,8 +16,8 @@
 #include "launcher_commands.h"
 #include "workload_commands.h"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <cstdlib>
 

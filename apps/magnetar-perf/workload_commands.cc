@@ -16,7 +16,8 @@ void add_workload_commands(CLI::App& app, workload_commands& commands) {
     command->add_option("--config", o.config, "The run's resolved-config.yaml")->required()->check(CLI::ExistingFile);
     command->add_option("--output", o.output, "Directory for this process's results")->required();
     command->add_option("--run-id", o.run_id, "The run id that tags coordination markers")->required();
-    command->add_option("--coordination-dir", o.coordination_dir, "Shared marker directory (default OUTPUT/coordination)");
+    command->add_option("--coordination-dir", o.coordination_dir,
+                        "Shared marker directory (default OUTPUT/coordination)");
     command->add_option("--service-url", o.service_url, "Broker service URL")->capture_default_str();
     command->add_option("--events", o.events_file, "The run's events.csv to append to");
     command->add_option("--nice", o.nice, "Run this many nice steps below the caller")->check(CLI::Range(0, 19));

@@ -182,24 +182,12 @@ result<std::int64_t> reset_timestamp(std::string_view text) {
   const std::string_view number = text.empty() ? text : text.substr(0, text.size() - 1);
   std::int64_t unit_ms = 0;
   switch (text.empty() ? '\0' : text.back()) {
-    case 's':
-      unit_ms = 1000;
-      break;
-    case 'm':
-      unit_ms = 60'000;
-      break;
-    case 'h':
-      unit_ms = 3'600'000;
-      break;
-    case 'd':
-      unit_ms = 86'400'000;
-      break;
-    case 'w':
-      unit_ms = 7 * 86'400'000LL;
-      break;
-    case 'y':
-      unit_ms = 365 * 86'400'000LL;
-      break;
+    case 's': unit_ms = 1000; break;
+    case 'm': unit_ms = 60'000; break;
+    case 'h': unit_ms = 3'600'000; break;
+    case 'd': unit_ms = 86'400'000; break;
+    case 'w': unit_ms = 7 * 86'400'000LL; break;
+    case 'y': unit_ms = 365 * 86'400'000LL; break;
   }
   auto amount = parse_int(number);
   if (unit_ms == 0 || !amount || amount.value() < 0 || amount.value() > now / unit_ms) {
@@ -451,9 +439,10 @@ void add_scalable_topics(admin_command::state& s, CLI::App& admin) {
     add_target(sub, a, "topic", help);
     return sub;
   };
-  on_topic("create", "Create a scalable topic", "PUT", output::none, [](const admin_args& args) {
-    return fmt::format("?numInitialSegments={}", args.count);
-  })->add_option("-n,--num-initial-segments", a.count, "Segments to start with")->default_val(1);
+  on_topic("create", "Create a scalable topic", "PUT", output::none,
+           [](const admin_args& args) { return fmt::format("?numInitialSegments={}", args.count); })
+      ->add_option("-n,--num-initial-segments", a.count, "Segments to start with")
+      ->default_val(1);
   on_topic("get", "Show a scalable topic's layout (its segments' DAG)", "GET", output::json,
            [](const admin_args&) { return std::string(); });
   on_topic("delete", "Delete a scalable topic and its segments", "DELETE", output::none,

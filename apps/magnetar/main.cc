@@ -7,12 +7,12 @@
 // The broker and bookie subcommands of a cluster arrive with the cluster; each
 // subcommand's own --help explains its options.
 #include "admin_command.h"
-#include "standalone_command.h"
 #include "base/log.h"
 #include "base/version.h"
+#include "standalone_command.h"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <cstdlib>
 #include <optional>

@@ -7,11 +7,11 @@
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/spdlog.h>
 
+#include <pthread.h>
+#include <unistd.h>
 #include <csignal>
 #include <cstdio>
-#include <unistd.h>
 #include <cstdlib>
-#include <pthread.h>
 
 namespace magnetar::app {
 
@@ -19,8 +19,9 @@ namespace {
 
 // Written to a temporary name and renamed, so a reader never sees half a file.
 bool write_ready_file(const std::string& path, const broker::standalone& server) {
-  const auto text = fmt::format(R"({{"brokerServiceUrl": "pulsar://127.0.0.1:{}", "webServiceUrl": "http://127.0.0.1:{}", "pid": {}}})",
-                                server.broker_port(), server.web_port(), ::getpid());
+  const auto text = fmt::format(
+      R"({{"brokerServiceUrl": "pulsar://127.0.0.1:{}", "webServiceUrl": "http://127.0.0.1:{}", "pid": {}}})",
+      server.broker_port(), server.web_port(), ::getpid());
   const auto temporary = path + ".tmp";
   std::FILE* file = std::fopen(temporary.c_str(), "w");
   const bool written = file != nullptr && std::fputs(text.c_str(), file) >= 0 && std::fputc('\n', file) != EOF;
@@ -38,8 +39,9 @@ standalone_command::standalone_command(CLI::App& app) {
   _command = app.add_subcommand("standalone",
                                 "Run a broker with an embedded bookie and metadata store, serving the Pulsar "
                                 "protocol (brokerServicePort, 6650) and the admin REST API (webServicePort, 8080)");
-  _command->add_option("--config,-c", _config_file,
-                       "A Pulsar-style .conf file (key=value; keys as in Pulsar's standalone.conf)")
+  _command
+      ->add_option("--config,-c", _config_file,
+                   "A Pulsar-style .conf file (key=value; keys as in Pulsar's standalone.conf)")
       ->check(CLI::ExistingFile);
   _command->add_option("--data-dir", _data_dir, "Where data lives (overrides dataDir; default data/standalone)");
   _command->add_option("--broker-port", _broker_port, "Overrides brokerServicePort (0: any free port)")

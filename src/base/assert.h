@@ -17,12 +17,11 @@ namespace magnetar::base {
 
 }  // namespace magnetar::base
 
-#define MAGNETAR_ASSERT(condition, ...)                                                           \
-  do {                                                                                            \
-    if (!(condition)) [[unlikely]] {                                                              \
-      ::magnetar::base::assertion_failed(#condition, __FILE__, __LINE__,                          \
-                                         ::fmt::format("" __VA_ARGS__));                          \
-    }                                                                                             \
+#define MAGNETAR_ASSERT(condition, ...)                                                                  \
+  do {                                                                                                   \
+    if (!(condition)) [[unlikely]] {                                                                     \
+      ::magnetar::base::assertion_failed(#condition, __FILE__, __LINE__, ::fmt::format("" __VA_ARGS__)); \
+    }                                                                                                    \
   } while (false)
 
 // Marks code that must never run, such as the default of an exhaustive switch.

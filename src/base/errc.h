@@ -12,15 +12,15 @@ namespace magnetar::base {
 
 enum class errc {
   ok = 0,
-  invalid_argument,   // a caller passed a value outside the documented domain
-  not_found,          // the named thing does not exist
-  already_exists,     // create of something that exists
-  timed_out,          // a deadline passed before the work finished
-  cancelled,          // the caller or a shutdown cancelled the work
-  shutting_down,      // the service is stopping and takes no new work
-  io_error,           // the operating system failed a read, write or sync
-  corrupt_data,       // stored or received bytes fail their checksum or format
-  unsupported,        // a valid request this build does not implement
+  invalid_argument,  // a caller passed a value outside the documented domain
+  not_found,         // the named thing does not exist
+  already_exists,    // create of something that exists
+  timed_out,         // a deadline passed before the work finished
+  cancelled,         // the caller or a shutdown cancelled the work
+  shutting_down,     // the service is stopping and takes no new work
+  io_error,          // the operating system failed a read, write or sync
+  corrupt_data,      // stored or received bytes fail their checksum or format
+  unsupported,       // a valid request this build does not implement
 };
 
 constexpr std::string_view category_name(errc) { return "magnetar.base"; }

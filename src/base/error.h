@@ -21,8 +21,8 @@ class error {
   error() = default;
   error(std::error_code code, std::string detail = {}) : _code(code), _detail(std::move(detail)) {}
   template <class Errc>
-    requires std::is_error_code_enum_v<Errc>
-  error(Errc e, std::string detail = {}) : error(std::error_code(e), std::move(detail)) {}
+  requires std::is_error_code_enum_v<Errc> error(Errc e, std::string detail = {})
+      : error(std::error_code(e), std::move(detail)) {}
 
   const std::error_code& code() const { return _code; }
   const std::string& detail() const { return _detail; }
@@ -32,10 +32,8 @@ class error {
 
   friend bool operator==(const error& e, const std::error_code& c) { return e._code == c; }
   template <class Errc>
-    requires std::is_error_code_enum_v<Errc>
-  friend bool operator==(const error& e, Errc c) {
-    return e._code == std::error_code(c);
-  }
+  requires std::is_error_code_enum_v<Errc>
+  friend bool operator==(const error& e, Errc c) { return e._code == std::error_code(c); }
   // Portable conditions, e.g. `e == std::errc::no_space_on_device`.
   friend bool operator==(const error& e, std::errc c) { return e._code == std::make_error_condition(c); }
 

@@ -19,9 +19,7 @@ template <class Errc>
 class enum_error_category final : public std::error_category {
  public:
   const char* name() const noexcept override { return category_name(Errc{}).data(); }
-  std::string message(int value) const override {
-    return std::string(describe(static_cast<Errc>(value)));
-  }
+  std::string message(int value) const override { return std::string(describe(static_cast<Errc>(value))); }
 };
 
 template <class Errc>

@@ -22,7 +22,6 @@ namespace {
 constexpr std::string_view magic = "MGH";
 constexpr std::uint8_t format_version = 1;
 
-
 // Reads from untrusted bytes; every failure names the byte offset so that a
 // bad frame can be found in a capture.
 class reader {
@@ -294,15 +293,18 @@ result<histogram> histogram::deserialize(std::string_view bytes) {
   histogram h(unchecked{}, highest, digits);
   const auto bad_stats = [&](std::string_view why) { return reader::corrupt("statistics", stats_at, why); };
   if (total == 0) {
-    if (overflow != 0 || min != 0 || max != 0) return bad_stats("an empty histogram with a non-zero overflow, min or max");
+    if (overflow != 0 || min != 0 || max != 0)
+      return bad_stats("an empty histogram with a non-zero overflow, min or max");
     if (!in.at_end()) return reader::corrupt("counts", in.offset(), "trailing bytes after an empty histogram");
     h._counts.assign(h.index_of(highest) + 1, 0);
     return h;
   }
-  if (min > max || max > highest) return bad_stats(fmt::format("min {} max {} highest {} out of order", min, max, highest));
+  if (min > max || max > highest)
+    return bad_stats(fmt::format("min {} max {} highest {} out of order", min, max, highest));
   if (overflow > total) return bad_stats(fmt::format("overflow {} exceeds total {}", overflow, total));
   // Overflowing samples are clamped to the highest value, so they make it the max.
-  if (overflow != 0 && max != highest) return bad_stats(fmt::format("overflow {} with max {} below the highest", overflow, max));
+  if (overflow != 0 && max != highest)
+    return bad_stats(fmt::format("overflow {} with max {} below the highest", overflow, max));
 
   // The header has been checked, so the allocation is no bigger than a
   // legitimate histogram of this layout would need.

@@ -91,7 +91,7 @@ class histogram {
   // Calls fn(value_lo, value_hi, count) for each non-empty bucket in
   // increasing value order; [value_lo, value_hi] are equivalent values.
   template <class Fn>
-    requires std::invocable<Fn&, std::int64_t, std::int64_t, std::int64_t>
+  requires std::invocable<Fn&, std::int64_t, std::int64_t, std::int64_t>
   void for_each_bucket(Fn&& fn) const;
 
   // A compact binary form: magic and version, the layout and the exact
@@ -171,7 +171,7 @@ inline void histogram::record(std::int64_t value, std::int64_t count) noexcept {
 }
 
 template <class Fn>
-  requires std::invocable<Fn&, std::int64_t, std::int64_t, std::int64_t>
+requires std::invocable<Fn&, std::int64_t, std::int64_t, std::int64_t>
 void histogram::for_each_bucket(Fn&& fn) const {
   if (_total == 0) return;
   // Nothing lies outside the slots of min and max.

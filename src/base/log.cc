@@ -29,8 +29,7 @@ result<spdlog::level::level_enum> parse_log_level(std::string_view text) {
     if (name == text) return level;
   }
   return fail(errc::invalid_argument,
-              fmt::format("unknown log level '{}' (use trace, debug, info, warn, error, critical or off)",
-                          text));
+              fmt::format("unknown log level '{}' (use trace, debug, info, warn, error, critical or off)", text));
 }
 
 result<void> set_log_level(std::string_view text) {
@@ -39,8 +38,7 @@ result<void> set_log_level(std::string_view text) {
   return success();
 }
 
-result<void> init_logging(std::string_view process_name,
-                          std::optional<std::string_view> configured_level) {
+result<void> init_logging(std::string_view process_name, std::optional<std::string_view> configured_level) {
   // Calling init_logging again (tests do) reuses the registered logger.
   auto logger = spdlog::get(std::string(process_name));
   if (!logger) logger = spdlog::stderr_color_mt(std::string(process_name));

@@ -57,14 +57,10 @@ using outcome::success;
 
 // A failed result that converts to any result<T>.
 inline auto fail(error e) { return outcome::failure(std::move(e)); }
-inline auto fail(std::error_code code, std::string detail) {
-  return outcome::failure(error(code, std::move(detail)));
-}
+inline auto fail(std::error_code code, std::string detail) { return outcome::failure(error(code, std::move(detail))); }
 template <class Errc>
-  requires std::is_error_code_enum_v<Errc>
-inline auto fail(Errc e, std::string detail = {}) {
-  return outcome::failure(error(e, std::move(detail)));
-}
+requires std::is_error_code_enum_v<Errc>
+inline auto fail(Errc e, std::string detail = {}) { return outcome::failure(error(e, std::move(detail))); }
 
 }  // namespace magnetar
 

@@ -21,9 +21,7 @@ namespace magnetar::base {
 
 inline constexpr std::size_t max_varint_size = 10;
 
-constexpr std::size_t varint_size(std::uint64_t v) {
-  return (static_cast<std::size_t>(std::bit_width(v | 1)) + 6) / 7;
-}
+constexpr std::size_t varint_size(std::uint64_t v) { return (static_cast<std::size_t>(std::bit_width(v | 1)) + 6) / 7; }
 
 // Writes `v` at `out`, which has room for max_varint_size bytes; returns the end.
 // Byte: char, unsigned char or std::byte.

@@ -54,10 +54,10 @@ result<void> bookie::replay() {
     MAGNETAR_TRY(scan, j->replay([&](const journal_record& r) -> result<void> {
       ++_replayed;
       // A ledger deleted since its records were journaled stays deleted.
-      auto replayed = r.type == journal_record_type::fence
-                          ? _storage->fence(r.ledger)
-                          : _storage->add_entry(r.ledger, r.entry, wire::shared_bytes::copy_of(r.payload),
-                                                r.last_add_confirmed);
+      auto replayed =
+          r.type == journal_record_type::fence
+              ? _storage->fence(r.ledger)
+              : _storage->add_entry(r.ledger, r.entry, wire::shared_bytes::copy_of(r.payload), r.last_add_confirmed);
       if (!replayed && replayed.error() == errc::ledger_deleted) return success();
       return replayed;
     }));
@@ -77,8 +77,10 @@ void bookie::start() {
   _checkpoint_timer.emplace(_shards[0].executor(), _clock);
   auto pass = _gate.enter();  // held by the loop; stop() cancels the timer first
   if (!pass) return;
-  io::spawn(_shards[0].executor(), [this, pass = std::make_shared<io::gate::pass>(std::move(pass).value())]()
-                                       -> awaitable<void> { co_await checkpoint_loop(); });
+  io::spawn(_shards[0].executor(),
+            [this, pass = std::make_shared<io::gate::pass>(std::move(pass).value())]() -> awaitable<void> {
+              co_await checkpoint_loop();
+            });
 }
 
 awaitable<void> bookie::checkpoint_loop() {
@@ -155,10 +157,11 @@ void bookie::request_checkpoint_if_cache_filling(std::size_t added) {
   if (_checkpoint_requested.exchange(true, std::memory_order_acq_rel)) return;
   auto pass = _gate.enter();  // before the spawn: stop() must wait for this checkpoint
   if (!pass) return;
-  io::spawn(_shards[0].executor(), [this, pass = std::make_shared<io::gate::pass>(std::move(pass).value())]()
-                                       -> awaitable<void> {
-    if (auto done = co_await checkpoint(); !done) spdlog::error("bookie: checkpoint failed: {}", done.error());
-  });
+  io::spawn(_shards[0].executor(),
+            [this, pass = std::make_shared<io::gate::pass>(std::move(pass).value())]() -> awaitable<void> {
+              if (auto done = co_await checkpoint(); !done)
+                spdlog::error("bookie: checkpoint failed: {}", done.error());
+            });
 }
 
 awaitable<result<wire::shared_bytes>> bookie::read_entry(ledger_id ledger, entry_id entry) {
@@ -167,8 +170,7 @@ awaitable<result<wire::shared_bytes>> bookie::read_entry(ledger_id ledger, entry
   co_return co_await _pool.run([&] { return _storage->read_entry(ledger, entry); });
 }
 
-awaitable<result<std::vector<wire::shared_bytes>>> bookie::read_range(ledger_id ledger, entry_id first,
-                                                                     entry_id last) {
+awaitable<result<std::vector<wire::shared_bytes>>> bookie::read_range(ledger_id ledger, entry_id first, entry_id last) {
   MAGNETAR_CO_TRY(pass [[maybe_unused]], _gate.enter());
   auto entries = co_await _pool.run([&] { return _storage->read_range(ledger, first, last); });
   if (entries) _reads.fetch_add(entries.value().size(), std::memory_order_relaxed);
@@ -239,8 +241,6 @@ awaitable<result<void>> bookie::checkpoint_now() {
   co_return success();
 }
 
-bookie_stats bookie::stats() const {
-  return {_adds.load(), _reads.load(), _checkpoints.load(), _replayed};
-}
+bookie_stats bookie::stats() const { return {_adds.load(), _reads.load(), _checkpoints.load(), _replayed}; }
 
 }  // namespace magnetar::bookie

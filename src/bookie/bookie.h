@@ -49,8 +49,8 @@ struct bookie_options {
   std::vector<std::string> journal_directories;  // one journal (and sync stream) each
   std::string ledger_directory;
   io::file_system* fs = &io::posix_file_system();
-  journal_options journal;          // directory and fs are filled in per journal
-  ledger_storage_options storage;   // directory and fs are filled in
+  journal_options journal;         // directory and fs are filled in per journal
+  ledger_storage_options storage;  // directory and fs are filled in
   // Short, so that each checkpoint's flush is a small burst of writes: the journal's
   // syncs wait behind whatever the disk was given before them, and a second's worth of
   // entries written and synced at once held them for milliseconds (publish p99 at 30k
@@ -106,7 +106,9 @@ class bookie {
 
  private:
   bookie(const bookie_options& options, io::shard_set& shards, io::blocking_pool& pool, base::clock& clock);
-  journal& journal_of(ledger_id ledger) { return *_journals[static_cast<std::size_t>(ledger.value()) % _journals.size()]; }
+  journal& journal_of(ledger_id ledger) {
+    return *_journals[static_cast<std::size_t>(ledger.value()) % _journals.size()];
+  }
   result<void> replay();
   awaitable<result<void>> add_on_owner(ledger_id ledger, entry_id entry, entry_id lac, wire::shared_bytes payload);
   awaitable<result<fence_result>> fence_on_owner(ledger_id ledger);
@@ -121,9 +123,9 @@ class bookie {
   std::unique_ptr<ledger_storage> _storage;
   std::vector<std::unique_ptr<journal>> _journals;
   io::gate _gate{"bookie"};
-  std::optional<io::timer> _checkpoint_timer;  // on shard 0
+  std::optional<io::timer> _checkpoint_timer;               // on shard 0
   std::shared_ptr<io::oneshot_signal> _running_checkpoint;  // on shard 0
-  std::vector<std::uint64_t> _reclaimed_marks;  // per journal, by the last checkpoint; on shard 0
+  std::vector<std::uint64_t> _reclaimed_marks;              // per journal, by the last checkpoint; on shard 0
   mutable std::mutex _owners_mutex;
   std::unordered_map<std::int64_t, io::shard*> _owners;  // by ledger id
   std::atomic<bool> _stopping{false};

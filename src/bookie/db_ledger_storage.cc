@@ -28,8 +28,8 @@ result<void> check_options(const ledger_storage_options& o) {
 
 result<void> check_ids(ledger_id ledger, entry_id entry, std::string_view what) {
   if (ledger.value() < 0 || entry.value() < 0) {
-    return fail(base::errc::invalid_argument, fmt::format("{} ledger {} entry {}: ids must not be negative", what,
-                                                          ledger, entry));
+    return fail(base::errc::invalid_argument,
+                fmt::format("{} ledger {} entry {}: ids must not be negative", what, ledger, entry));
   }
   return success();
 }
@@ -75,18 +75,19 @@ result<std::unique_ptr<db_ledger_storage>> db_ledger_storage::open(const ledger_
     }
   }
   MAGNETAR_TRY(indexed, index->logs());
-  MAGNETAR_TRY(logs, entry_log::open({.directory = options.directory,
-                                      .fs = options.fs,
-                                      .max_log_bytes = options.entry_log_max_bytes},
-                                     indexed));
+  MAGNETAR_TRY(
+      logs,
+      entry_log::open({.directory = options.directory, .fs = options.fs, .max_log_bytes = options.entry_log_max_bytes},
+                      indexed));
   MAGNETAR_TRY(states, index->ledger_states());
   std::unique_ptr<db_ledger_storage> storage(new db_ledger_storage(options, std::move(index), std::move(logs)));
   for (const auto& [ledger, state] : states) storage->_ledgers.load(ledger, state);
   const auto& recovered = storage->recovery();
-  spdlog::info("ledger storage {}: {} ledgers, {} entry logs; recovery cut {} bytes, removed {} unindexed logs, "
-               "found {} damaged and {} missing",
-               options.directory, states.size(), storage->_logs->log_ids().size(), recovered.bytes_cut,
-               recovered.unindexed.size(), recovered.damaged.size(), recovered.missing.size());
+  spdlog::info(
+      "ledger storage {}: {} ledgers, {} entry logs; recovery cut {} bytes, removed {} unindexed logs, "
+      "found {} damaged and {} missing",
+      options.directory, states.size(), storage->_logs->log_ids().size(), recovered.bytes_cut,
+      recovered.unindexed.size(), recovered.damaged.size(), recovered.missing.size());
   return storage;
 }
 
@@ -150,8 +151,7 @@ result<wire::shared_bytes> db_ledger_storage::read_entry(ledger_id ledger, entry
   return read_flushed(ledger, entry);
 }
 
-result<std::vector<wire::shared_bytes>> db_ledger_storage::read_range(ledger_id ledger, entry_id first,
-                                                                      entry_id last) {
+result<std::vector<wire::shared_bytes>> db_ledger_storage::read_range(ledger_id ledger, entry_id first, entry_id last) {
   std::vector<wire::shared_bytes> entries;
   if (last < first) return entries;
   MAGNETAR_TRY(caches, caches_to_read(ledger, first));

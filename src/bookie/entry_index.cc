@@ -114,7 +114,7 @@ result<std::optional<entry_location>> entry_index::location(ledger_id ledger, en
 }
 
 result<std::vector<entry_location>> entry_index::locations(ledger_id ledger, entry_id first, entry_id last,
-                                                          std::size_t max) const {
+                                                           std::size_t max) const {
   std::vector<entry_location> found;
   if (last < first || max == 0) return found;
   const auto begin = layout::location_key(ledger, first);
@@ -178,8 +178,8 @@ result<std::map<entry_log_id, indexed_log>> entry_index::logs() const {
   for (it->Seek(layout::log_prefix); it->Valid(); it->Next()) {
     MAGNETAR_TRY(log, layout::decode_log_key(it->key().ToStringView()));
     MAGNETAR_TRY(end_offset, layout::decode_u64(fmt::format("entry log {} end", log), it->value().ToStringView()));
-    logs[log] = end_offset == layout::removed_log ? indexed_log{.removed = true}
-                                                  : indexed_log{.committed_end = end_offset};
+    logs[log] =
+        end_offset == layout::removed_log ? indexed_log{.removed = true} : indexed_log{.committed_end = end_offset};
   }
   if (!it->status().ok()) return fail(index_error(_path, it->status(), "scan entry logs"));
   return logs;

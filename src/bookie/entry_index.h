@@ -71,8 +71,7 @@ class entry_index {
   result<std::optional<entry_location>> location(ledger_id ledger, entry_id entry) const;
   // The locations of first, first + 1, ... up to `last`, at most `max` of them, ending
   // before the first entry with no location: one seek and a scan, for range reads.
-  result<std::vector<entry_location>> locations(ledger_id ledger, entry_id first, entry_id last,
-                                                std::size_t max) const;
+  result<std::vector<entry_location>> locations(ledger_id ledger, entry_id first, entry_id last, std::size_t max) const;
   // The highest entry of `ledger` with a location, found with one seek.
   result<std::optional<entry_id>> last_entry(ledger_id ledger) const;
   // Every ledger's stored state, in ledger order.

@@ -68,8 +68,8 @@ std::string encode_location(const entry_location& location) {
 
 result<entry_location> decode_location(ledger_id ledger, entry_id entry, std::string_view bytes) {
   if (bytes.size() != location_bytes) {
-    return fail(errc::corrupt_record, fmt::format("entry index: ledger {} entry {}: location of {} bytes", ledger,
-                                                  entry, bytes.size()));
+    return fail(errc::corrupt_record,
+                fmt::format("entry index: ledger {} entry {}: location of {} bytes", ledger, entry, bytes.size()));
   }
   return entry_location{.log = entry_log_id(load_be64(bytes_of(bytes))),
                         .offset = load_be64(bytes_of(bytes) + 8),
@@ -93,9 +93,8 @@ std::string encode_state(const stored_ledger_state& state) {
 
 result<stored_ledger_state> decode_state(ledger_id ledger, std::string_view bytes) {
   if (bytes.size() != state_bytes || static_cast<std::uint8_t>(bytes[0]) != state_format) {
-    return fail(errc::corrupt_record,
-                fmt::format("entry index: ledger {}: state of {} bytes is not of format {}", ledger, bytes.size(),
-                            state_format));
+    return fail(errc::corrupt_record, fmt::format("entry index: ledger {}: state of {} bytes is not of format {}",
+                                                  ledger, bytes.size(), state_format));
   }
   const auto flags = static_cast<std::uint8_t>(bytes[1]);
   return stored_ledger_state{

@@ -99,8 +99,8 @@ result<void> entry_log::recover(entry_log_id id, const indexed_log& indexed) {
   MAGNETAR_TRY(size, file->file_size());
   if (size > indexed.committed_end) {
     // Records past the committed end were never indexed: a flush cut short.
-    spdlog::info("entry log {}: cutting {} bytes past its committed end {}", file->path(),
-                 size - indexed.committed_end, indexed.committed_end);
+    spdlog::info("entry log {}: cutting {} bytes past its committed end {}", file->path(), size - indexed.committed_end,
+                 indexed.committed_end);
     MAGNETAR_TRY(file->truncate(indexed.committed_end));
     _recovery.bytes_cut += size - indexed.committed_end;
   }

@@ -120,13 +120,13 @@ class entry_log {
   entry_log_recovery _recovery;
 
   mutable std::shared_mutex _mutex;
-  std::map<entry_log_id, log_state> _logs;     // guarded by _mutex
-  std::shared_ptr<entry_log_file> _current;    // written by the writer under _mutex
+  std::map<entry_log_id, log_state> _logs;   // guarded by _mutex
+  std::shared_ptr<entry_log_file> _current;  // written by the writer under _mutex
 
   // The writer's own state.
   entry_log_id _next_id{1};
-  std::uint64_t _committed = 0;   // of _current
-  entry_log_metadata _pending;    // appended since the last sync
+  std::uint64_t _committed = 0;  // of _current
+  entry_log_metadata _pending;   // appended since the last sync
 };
 
 }  // namespace magnetar::bookie

@@ -21,12 +21,10 @@ constexpr std::uint64_t scan_chunk_bytes = 1 << 20;
 
 }  // namespace
 
-entry_log_file::entry_log_file(io::file_system& fs, std::string path, entry_log_id id,
-                               std::unique_ptr<io::file> reader)
+entry_log_file::entry_log_file(io::file_system& fs, std::string path, entry_log_id id, std::unique_ptr<io::file> reader)
     : _fs(fs), _path(std::move(path)), _id(id), _reader(std::move(reader)) {}
 
-result<std::shared_ptr<entry_log_file>> entry_log_file::create(io::file_system& fs, std::string path,
-                                                               entry_log_id id) {
+result<std::shared_ptr<entry_log_file>> entry_log_file::create(io::file_system& fs, std::string path, entry_log_id id) {
   MAGNETAR_TRY(writer, fs.open(path, io::open_mode::create_new));
   const auto header = format::encode_file_header(id);
   auto written = writer->write_at(0, header);
@@ -44,8 +42,7 @@ result<std::shared_ptr<entry_log_file>> entry_log_file::create(io::file_system& 
   return log;
 }
 
-result<std::shared_ptr<entry_log_file>> entry_log_file::open(io::file_system& fs, std::string path,
-                                                             entry_log_id id) {
+result<std::shared_ptr<entry_log_file>> entry_log_file::open(io::file_system& fs, std::string path, entry_log_id id) {
   MAGNETAR_TRY(reader, fs.open(path, io::open_mode::read_only));
   std::array<std::byte, format::file_header_size> header{};
   MAGNETAR_TRY(got, reader->read_at(0, header));
@@ -67,15 +64,15 @@ result<std::uint64_t> entry_log_file::file_size() const {
   return _reader->size();
 }
 
-result<void> entry_log_file::check_record(std::span<const std::byte> record, const entry_location& at,
-                                          ledger_id ledger, entry_id entry) const {
+result<void> entry_log_file::check_record(std::span<const std::byte> record, const entry_location& at, ledger_id ledger,
+                                          entry_id entry) const {
   auto where = [&] {
     return fmt::format("ledger {} entry {}: entry log {} offset {}", ledger, entry, _path, at.offset);
   };
   const auto header = format::decode_record_header(record.data());
   if (header.ledger != ledger.value() || header.entry != entry.value() || header.length != at.length) {
-    return fail(errc::corrupt_record, fmt::format("{}: holds ledger {} entry {} ({} bytes), expected {} bytes",
-                                                  where(), header.ledger, header.entry, header.length, at.length));
+    return fail(errc::corrupt_record, fmt::format("{}: holds ledger {} entry {} ({} bytes), expected {} bytes", where(),
+                                                  header.ledger, header.entry, header.length, at.length));
   }
   if (!format::record_intact(record.data(), record.subspan(format::record_header_size))) {
     return fail(errc::corrupt_record, fmt::format("{}: checksum mismatch", where()));

@@ -114,8 +114,8 @@ class entry_log_file {
 
   std::unique_ptr<io::file> _writer;  // opened on the first write
   std::uint64_t _size = 0;
-  std::uint64_t _written = 0;         // the bytes before this offset are in the file
-  std::vector<std::byte> _buffer;     // the bytes [_written, _size)
+  std::uint64_t _written = 0;      // the bytes before this offset are in the file
+  std::vector<std::byte> _buffer;  // the bytes [_written, _size)
 };
 
 }  // namespace magnetar::bookie

@@ -48,8 +48,7 @@ result<void> check_file_header(std::string_view path, entry_log_id id, std::span
   return success();
 }
 
-void encode_record_header(std::byte* out, std::int64_t ledger, std::int64_t entry,
-                          std::span<const std::byte> payload) {
+void encode_record_header(std::byte* out, std::int64_t ledger, std::int64_t entry, std::span<const std::byte> payload) {
   store_be32(out + 4, static_cast<std::uint32_t>(payload.size()));
   store_be64(out + 8, static_cast<std::uint64_t>(ledger));
   store_be64(out + 16, static_cast<std::uint64_t>(entry));

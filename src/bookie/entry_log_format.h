@@ -52,8 +52,7 @@ struct record_header {
 };
 
 // Writes the 24-byte header of a record holding `payload` to `out`.
-void encode_record_header(std::byte* out, std::int64_t ledger, std::int64_t entry,
-                          std::span<const std::byte> payload);
+void encode_record_header(std::byte* out, std::int64_t ledger, std::int64_t entry, std::span<const std::byte> payload);
 record_header decode_record_header(const std::byte* in);
 // Whether `payload` is what the header's crc was computed over.
 bool record_intact(const std::byte* header, std::span<const std::byte> payload);

@@ -11,15 +11,15 @@ namespace magnetar::bookie {
 
 enum class errc {
   ok = 0,
-  entry_not_found,    // no such entry in the ledger (BK NoSuchEntry)
-  ledger_not_found,   // the bookie never stored the ledger (BK NoSuchLedgerExists)
-  ledger_fenced,      // the ledger was fenced: no more adds (BK LedgerFenced)
-  ledger_deleted,     // the ledger was deleted
-  corrupt_record,     // a stored record failed its checksum or format
-  journal_failed,     // the journal could not write or sync; the bookie is read-only
-  storage_full,       // the disk has no space for more entries; reads still work
-  too_large,          // an entry larger than the configured maximum
-  index_failed,       // the entry index (RocksDB) failed a read or write; its status is in the detail
+  entry_not_found,   // no such entry in the ledger (BK NoSuchEntry)
+  ledger_not_found,  // the bookie never stored the ledger (BK NoSuchLedgerExists)
+  ledger_fenced,     // the ledger was fenced: no more adds (BK LedgerFenced)
+  ledger_deleted,    // the ledger was deleted
+  corrupt_record,    // a stored record failed its checksum or format
+  journal_failed,    // the journal could not write or sync; the bookie is read-only
+  storage_full,      // the disk has no space for more entries; reads still work
+  too_large,         // an entry larger than the configured maximum
+  index_failed,      // the entry index (RocksDB) failed a read or write; its status is in the detail
 };
 
 constexpr std::string_view category_name(errc) { return "magnetar.bookie"; }

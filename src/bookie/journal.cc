@@ -76,8 +76,8 @@ result<journal_scan> journal::replay(const std::function<result<void>(const jour
     // A reused file whose new header never reached the disk: it holds no records of
     // this use (records are written only after the header is synced).
     if (header.value().sequence != _replay_files[i]) {
-      spdlog::info("journal: {}: a reused file whose new header (sequence {}) never reached the disk: no records",
-                   path, _replay_files[i]);
+      spdlog::info("journal: {}: a reused file whose new header (sequence {}) never reached the disk: no records", path,
+                   _replay_files[i]);
       continue;
     }
     result<void> visited = success();
@@ -105,7 +105,8 @@ result<journal_scan> journal::replay(const std::function<result<void>(const jour
 
 result<void> journal::check_append(std::size_t payload_bytes) const {
   if (payload_bytes > _options.max_record_bytes) {
-    return fail(errc::too_large, fmt::format("an entry of {} bytes (limit {})", payload_bytes, _options.max_record_bytes));
+    return fail(errc::too_large,
+                fmt::format("an entry of {} bytes (limit {})", payload_bytes, _options.max_record_bytes));
   }
   std::lock_guard lock(_mutex);
   if (_failure) return fail(*_failure);
@@ -116,9 +117,9 @@ result<void> journal::check_append(std::size_t payload_bytes) const {
 void journal::append(std::span<const journal_record> records, completion done) {
   for (const auto& record : records) {
     if (record.payload.size() > _options.max_record_bytes) {
-      const error too_large(errc::too_large, fmt::format("entry {}:{} of {} bytes (limit {})", record.ledger,
-                                                         record.entry, record.payload.size(),
-                                                         _options.max_record_bytes));
+      const error too_large(errc::too_large,
+                            fmt::format("entry {}:{} of {} bytes (limit {})", record.ledger, record.entry,
+                                        record.payload.size(), _options.max_record_bytes));
       done(&too_large);
       return;
     }
@@ -447,8 +448,8 @@ void journal::run_writer() {
       if (!written) {
         // A failed write or sync leaves the file's state unknown (the kernel
         // may have dropped the dirty pages): take no more records.
-        _failure = error(errc::journal_failed, fmt::format("journal {}: {}", _options.directory,
-                                                           written.error().message()));
+        _failure =
+            error(errc::journal_failed, fmt::format("journal {}: {}", _options.directory, written.error().message()));
         spdlog::error("{}", _failure->message());
       }
       if (_failure) {

@@ -16,10 +16,10 @@
 // fallocate). Zeros written ahead cost as much disk bandwidth as the records,
 // and the sync that flushed them stalled every group behind it (p99 at 30k
 // 1 KiB adds/s: 27-34 ms); allocated blocks cost each sync an extent
-// conversion (p50 ~250 -> ~400 us); reused files cost neither. Files older than a checkpoint mark are removed by reclaim() once
-// ledger storage has flushed their entries. Synced records leave the page cache
-// behind the writer (drop_written_pages_every). On open, the files left by the
-// previous run are kept for replay() and new records go to a new file.
+// conversion (p50 ~250 -> ~400 us); reused files cost neither. Files older than a checkpoint mark are removed by
+// reclaim() once ledger storage has flushed their entries. Synced records leave the page cache behind the writer
+// (drop_written_pages_every). On open, the files left by the previous run are kept for replay() and new records go to a
+// new file.
 //
 // Thread-safety: append() may be called from any thread or shard; replay(),
 // reclaim() and stop() from one controlling thread.
@@ -67,7 +67,7 @@ struct journal_options {
 struct journal_stats {
   std::uint64_t records = 0;
   std::uint64_t bytes = 0;
-  std::uint64_t groups = 0;  // = fdatasyncs of record data
+  std::uint64_t groups = 0;         // = fdatasyncs of record data
   std::uint64_t files_created = 0;  // reused ones included
   std::uint64_t files_reused = 0;
   std::uint64_t files_prepared = 0;  // ahead of need, by the preparer

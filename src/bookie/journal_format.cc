@@ -51,8 +51,8 @@ result<journal_header> decode_journal_header(std::span<const std::byte> header) 
   }
   const auto version = get<std::uint32_t>(header.data() + 4);
   if (version != 1 && version != journal_format_version) {
-    return fail(errc::corrupt_record, fmt::format("journal format version {} (this build reads 1 and {})", version,
-                                                  journal_format_version));
+    return fail(errc::corrupt_record,
+                fmt::format("journal format version {} (this build reads 1 and {})", version, journal_format_version));
   }
   const auto sequence = get<std::uint64_t>(header.data() + 8);
   return journal_header{.sequence = sequence,
@@ -115,9 +115,7 @@ std::optional<std::size_t> decode_journal_record(std::span<const std::byte> byte
 
 }  // namespace detail
 
-std::string journal_file_name(std::uint64_t file_sequence) {
-  return fmt::format("journal-{:016x}.log", file_sequence);
-}
+std::string journal_file_name(std::uint64_t file_sequence) { return fmt::format("journal-{:016x}.log", file_sequence); }
 
 std::optional<std::uint64_t> parse_journal_file_name(const std::string& name) {
   constexpr std::string_view prefix = "journal-", suffix = ".log";

@@ -41,7 +41,7 @@
 namespace magnetar::bookie {
 
 struct ledger_storage_options {
-  std::string directory;                     // entry logs and the index (in "index/") live here
+  std::string directory;                           // entry logs and the index (in "index/") live here
   io::file_system* fs = &io::posix_file_system();  // entry logs only; RocksDB does its own I/O
   // Bound on the payload bytes of the write cache that takes adds. An add
   // that would pass it flushes (or waits for the running flush) first; a

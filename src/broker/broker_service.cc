@@ -42,17 +42,16 @@ result<void> broker_service::start() {
   if (!ec) _acceptor->bind(endpoint, ec);
   if (!ec) _acceptor->listen(asio::socket_base::max_listen_connections, ec);
   if (ec) {
-    return fail(errc::not_allowed,
-                fmt::format("cannot listen on {}:{}: {}", _config.bind_address, _config.broker_service_port, ec.message()));
+    return fail(errc::not_allowed, fmt::format("cannot listen on {}:{}: {}", _config.bind_address,
+                                               _config.broker_service_port, ec.message()));
   }
   _port = _acceptor->local_endpoint().port();
   _scalable = std::make_unique<scalable::scalable_service>(
-      scalable::scalable_service_deps{
-          _deps.store, _topics, _deps.clock, first, service_url(), service_url(),
-          [this](std::string namespace_name) -> awaitable<result<bool>> {
-            if (!_config.allow_auto_topic_creation) co_return false;
-            co_return co_await _deps.resources.namespace_exists(namespace_name);
-          }},
+      scalable::scalable_service_deps{_deps.store, _topics, _deps.clock, first, service_url(), service_url(),
+                                      [this](std::string namespace_name) -> awaitable<result<bool>> {
+                                        if (!_config.allow_auto_topic_creation) co_return false;
+                                        co_return co_await _deps.resources.namespace_exists(namespace_name);
+                                      }},
       scalable::coordinator_settings{_config.scalable_topic_consumer_session_grace_period,
                                      _config.scalable_topic_drain_check_initial,
                                      _config.scalable_topic_drain_check_max});
@@ -69,9 +68,8 @@ result<void> broker_service::start() {
           },
   });
   MAGNETAR_TRY(pass, _accepting.enter());
-  io::spawn(first.executor(), [this, held = std::make_shared<io::gate::pass>(std::move(pass))]() {
-    return accept_loop(held);
-  });
+  io::spawn(first.executor(),
+            [this, held = std::make_shared<io::gate::pass>(std::move(pass))]() { return accept_loop(held); });
   spdlog::info("broker serving the Pulsar protocol on {}:{} ({})", _config.bind_address, _port, service_url());
   return success();
 }

@@ -96,8 +96,7 @@ void ack_grouping::add_partial_cumulative(const message_id& entry, std::vector<s
 }
 
 bool ack_grouping::is_pending(const message_id& entry) const {
-  const bool covered =
-      _cumulative && (entry < *_cumulative || (entry == *_cumulative && _cumulative_ack_set.empty()));
+  const bool covered = _cumulative && (entry < *_cumulative || (entry == *_cumulative && _cumulative_ack_set.empty()));
   return covered || _individual.contains(entry);
 }
 

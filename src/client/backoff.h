@@ -15,8 +15,7 @@ class backoff {
   using duration = std::chrono::milliseconds;
 
   backoff(duration initial, duration max)
-      : _initial(initial.count() > 0 ? initial : duration(1)), _max(max < _initial ? _initial : max),
-        _next(_initial) {}
+      : _initial(initial.count() > 0 ? initial : duration(1)), _max(max < _initial ? _initial : max), _next(_initial) {}
 
   // The delay before the next attempt; later calls return longer ones.
   duration next() {

@@ -50,8 +50,8 @@ void batch_flusher::on_timer() {
   {
     std::lock_guard lock(_mutex);
     const auto now = clock::now();
-    auto rest = std::partition(_waiting.begin(), _waiting.end(),
-                               [&](const waiting_batch& b) { return b.earliest > now; });
+    auto rest =
+        std::partition(_waiting.begin(), _waiting.end(), [&](const waiting_batch& b) { return b.earliest > now; });
     for (auto it = rest; it != _waiting.end(); ++it) due.push_back(std::move(it->flush));
     _waiting.erase(rest, _waiting.end());
     _fires_at.reset();

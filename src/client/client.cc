@@ -83,8 +83,8 @@ awaitable<result<std::shared_ptr<producer_base>>> make_producer(std::shared_ptr<
   if (resolved.partitions > 0) {
     const auto partitions = static_cast<unsigned>(resolved.partitions);
     MAGNETAR_CO_TRY(router, client_detail::make_partition_router(config, partitions, base::system_clock()));
-    auto p = std::make_shared<partitioned_producer>(impl, resolved.full, partitions, std::move(config),
-                                                    std::move(router));
+    auto p =
+        std::make_shared<partitioned_producer>(impl, resolved.full, partitions, std::move(config), std::move(router));
     MAGNETAR_CO_TRY(co_await p->start());
     made = std::move(p);
   } else {

@@ -1,8 +1,8 @@
 #include "client/client_impl.h"
 
+#include "base/assert.h"
 #include "client/consumer_base.h"
 #include "client/producer_base.h"
-#include "base/assert.h"
 #include "client/running_shards.h"
 #include "magnetar/client_resources.h"
 #include "magnetar/errc.h"
@@ -16,7 +16,8 @@ namespace magnetar::client_detail {
 client_impl::client_impl(client_config config, std::vector<broker_address> service)
     : _config(std::move(config)),
       _shards(_config.shared_resources ? _config.shared_resources->shards() : start_shards(_config.io_threads)),
-      _pool(*_shards, _config), _lookup(_pool, std::move(service), _config, _request_ids) {
+      _pool(*_shards, _config),
+      _lookup(_pool, std::move(service), _config, _request_ids) {
   for (unsigned i = 0; i < _shards->size(); ++i) {
     _batch_flushers.push_back(std::make_shared<batch_flusher>((*_shards)[i].executor()));
   }
@@ -51,7 +52,7 @@ io::shard& client_impl::next_shard() { return (*_shards)[_next_shard.fetch_add(1
 bool client_impl::on_io_thread() const { return runs_on(*_shards); }
 
 awaitable<result<std::shared_ptr<connection>>> client_impl::connection_for(const std::string& topic,
-                                                                          std::uint64_t key) {
+                                                                           std::uint64_t key) {
   if (_closed) co_return fail(client_errc::already_closed, "the client is closed");
   MAGNETAR_CO_TRY(where, co_await _lookup.lookup(topic));
   co_return co_await _pool.get(where.logical, where.physical, key);

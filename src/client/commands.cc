@@ -102,9 +102,7 @@ proto::BaseCommand producer_command(const producer_request& r) {
     case producer_access_mode::shared: m.set_producer_access_mode(proto::Shared); break;
     case producer_access_mode::exclusive: m.set_producer_access_mode(proto::Exclusive); break;
     case producer_access_mode::wait_for_exclusive: m.set_producer_access_mode(proto::WaitForExclusive); break;
-    case producer_access_mode::exclusive_with_fencing:
-      m.set_producer_access_mode(proto::ExclusiveWithFencing);
-      break;
+    case producer_access_mode::exclusive_with_fencing: m.set_producer_access_mode(proto::ExclusiveWithFencing); break;
   }
   if (r.topic_epoch) m.set_topic_epoch(*r.topic_epoch);
   add_metadata(*m.mutable_metadata(), r.metadata);
@@ -164,7 +162,7 @@ proto::BaseCommand subscribe_command(const subscribe_request& r) {
   m.set_durable(r.durable);
   if (!r.durable && r.start) *m.mutable_start_message_id() = to_proto(*r.start);
   m.set_initialposition(r.position == initial_position::earliest ? proto::CommandSubscribe::Earliest
-                                                                  : proto::CommandSubscribe::Latest);
+                                                                 : proto::CommandSubscribe::Latest);
   add_metadata(*m.mutable_metadata(), r.metadata);
   return c;
 }
@@ -271,8 +269,7 @@ std::optional<std::uint64_t> response_request_id(const proto::BaseCommand& c) {
     case proto::BaseCommand::GET_TOPICS_OF_NAMESPACE_RESPONSE: return c.gettopicsofnamespaceresponse().request_id();
     case proto::BaseCommand::GET_SCHEMA_RESPONSE: return c.getschemaresponse().request_id();
     case proto::BaseCommand::GET_OR_CREATE_SCHEMA_RESPONSE: return c.getorcreateschemaresponse().request_id();
-    case proto::BaseCommand::SCALABLE_TOPIC_SUBSCRIBE_RESPONSE:
-      return c.scalabletopicsubscriberesponse().request_id();
+    case proto::BaseCommand::SCALABLE_TOPIC_SUBSCRIBE_RESPONSE: return c.scalabletopicsubscriberesponse().request_id();
     case proto::BaseCommand::ACK_RESPONSE:
       if (c.ackresponse().has_request_id()) return c.ackresponse().request_id();
       return std::nullopt;

@@ -43,9 +43,9 @@ std::vector<std::byte> compress(compression_type type, std::span<const std::byte
                       bytes.size());
       const int bound = LZ4_compressBound(static_cast<int>(bytes.size()));
       out.resize(static_cast<std::size_t>(bound));
-      const int written = LZ4_compress_default(reinterpret_cast<const char*>(bytes.data()),
-                                               reinterpret_cast<char*>(out.data()),
-                                               static_cast<int>(bytes.size()), bound);
+      const int written =
+          LZ4_compress_default(reinterpret_cast<const char*>(bytes.data()), reinterpret_cast<char*>(out.data()),
+                               static_cast<int>(bytes.size()), bound);
       MAGNETAR_ASSERT(written > 0 || bytes.empty(), "LZ4_compress_default failed");
       out.resize(static_cast<std::size_t>(written));
       return out;
@@ -76,9 +76,9 @@ result<wire::shared_bytes> decompress(proto::CompressionType type, const wire::s
     case proto::LZ4: {
       if (compressed.size() > INT_MAX) return fail(client_errc::corrupt_message, "lz4 input too large");
       // decompress_safe (not upstream's _fast) so corrupt input can't read out of bounds.
-      const int n = LZ4_decompress_safe(reinterpret_cast<const char*>(compressed.data()),
-                                        reinterpret_cast<char*>(buffer.get()), static_cast<int>(compressed.size()),
-                                        static_cast<int>(uncompressed_size));
+      const int n =
+          LZ4_decompress_safe(reinterpret_cast<const char*>(compressed.data()), reinterpret_cast<char*>(buffer.get()),
+                              static_cast<int>(compressed.size()), static_cast<int>(uncompressed_size));
       if (n < 0 || static_cast<std::size_t>(n) != uncompressed_size) {
         return fail(client_errc::corrupt_message, "lz4 payload does not decompress to its stated size");
       }

@@ -5,9 +5,9 @@
 #include "client/wake_batch.h"
 #include "magnetar/errc.h"
 
-#include <boost/asio/connect.hpp>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
+#include <boost/asio/connect.hpp>
 
 namespace magnetar::client_detail {
 
@@ -18,10 +18,14 @@ using steady = std::chrono::steady_clock;
 constexpr auto tick_interval = std::chrono::milliseconds(100);
 }  // namespace
 
-connection::connection(io::shard& shard, const client_config& config, broker_address logical,
-                       broker_address physical)
-    : _shard(shard), _config(config), _logical(std::move(logical)), _physical(std::move(physical)),
-      _socket(shard.executor()), _tick(shard.executor()), _decoder(config.max_frame_size),
+connection::connection(io::shard& shard, const client_config& config, broker_address logical, broker_address physical)
+    : _shard(shard),
+      _config(config),
+      _logical(std::move(logical)),
+      _physical(std::move(physical)),
+      _socket(shard.executor()),
+      _tick(shard.executor()),
+      _decoder(config.max_frame_size),
       _max_message_size(config.max_frame_size) {}
 
 connection::~connection() = default;
@@ -32,7 +36,8 @@ void connection::start() {
     if (_state != state::idle) return;
     _state = state::connecting;
   }
-  asio::co_spawn(_shard.executor(), [self = shared_from_this()]() { return self->run(); }, asio::detached);
+  asio::co_spawn(
+      _shard.executor(), [self = shared_from_this()]() { return self->run(); }, asio::detached);
 }
 
 void connection::when_ready(ready_callback done) {
@@ -98,9 +103,8 @@ awaitable<void> connection::run() {
   while (true) {
     auto buffer = _decoder.prepare(4096);
     boost::system::error_code ec;
-    const std::size_t n =
-        co_await _socket.async_read_some(asio::buffer(buffer.data(), buffer.size()),
-                                         asio::redirect_error(asio::use_awaitable, ec));
+    const std::size_t n = co_await _socket.async_read_some(asio::buffer(buffer.data(), buffer.size()),
+                                                           asio::redirect_error(asio::use_awaitable, ec));
     if (ec) {
       close_on_shard(error(client_errc::connection_closed,
                            fmt::format("connection to {}: {}", _logical.to_string(), ec.message())));
@@ -189,16 +193,14 @@ void connection::start_write() {
   std::vector<asio::const_buffer> buffers;
   buffers.reserve(batch->size());
   for (const auto& b : *batch) buffers.emplace_back(b->data(), b->size());
-  asio::async_write(_socket, buffers,
-                    [self = shared_from_this(), batch](boost::system::error_code ec, std::size_t) {
-                      if (ec) {
-                        self->close_on_shard(error(client_errc::connection_closed,
-                                                   fmt::format("write to {}: {}", self->_logical.to_string(),
-                                                               ec.message())));
-                        return;
-                      }
-                      self->start_write();
-                    });
+  asio::async_write(_socket, buffers, [self = shared_from_this(), batch](boost::system::error_code ec, std::size_t) {
+    if (ec) {
+      self->close_on_shard(error(client_errc::connection_closed,
+                                 fmt::format("write to {}: {}", self->_logical.to_string(), ec.message())));
+      return;
+    }
+    self->start_write();
+  });
 }
 
 void connection::request(std::uint64_t request_id, const proto::BaseCommand& command, response_callback done) {
@@ -216,8 +218,7 @@ void connection::request(std::uint64_t request_id, const proto::BaseCommand& com
   write(encode_command(command));
 }
 
-awaitable<result<proto::BaseCommand>> connection::request(std::uint64_t request_id,
-                                                          const proto::BaseCommand& command) {
+awaitable<result<proto::BaseCommand>> connection::request(std::uint64_t request_id, const proto::BaseCommand& command) {
   auto self = shared_from_this();
   auto start = [self, request_id, &command](std::function<void(result<proto::BaseCommand>)> done) {
     self->request(request_id, command, std::move(done));
@@ -301,8 +302,8 @@ void connection::on_tick() {
     }
   }
   for (auto& done : expired) {
-    done(fail(client_errc::timeout, fmt::format("no answer from {} within the operation timeout",
-                                                _logical.to_string())));
+    done(fail(client_errc::timeout,
+              fmt::format("no answer from {} within the operation timeout", _logical.to_string())));
   }
   if (current == state::connecting && now >= _connect_deadline) {
     close_on_shard(error(client_errc::timeout, fmt::format("connecting to {} timed out", _physical.to_string())));
@@ -322,9 +323,8 @@ void connection::on_tick() {
 }
 
 void connection::close(error why) {
-  asio::post(_shard.executor(), [self = shared_from_this(), why = std::move(why)]() mutable {
-    self->close_on_shard(std::move(why));
-  });
+  asio::post(_shard.executor(),
+             [self = shared_from_this(), why = std::move(why)]() mutable { self->close_on_shard(std::move(why)); });
 }
 
 void connection::close_on_shard(error why) {

@@ -13,8 +13,7 @@ using steady = std::chrono::steady_clock;
 
 // The caller holds the connection's lock.
 template <class Listener>
-std::shared_ptr<Listener> lookup(const std::map<std::uint64_t, std::weak_ptr<Listener>>& listeners,
-                                 std::uint64_t id) {
+std::shared_ptr<Listener> lookup(const std::map<std::uint64_t, std::weak_ptr<Listener>>& listeners, std::uint64_t id) {
   auto it = listeners.find(id);
   return it == listeners.end() ? nullptr : it->second.lock();
 }

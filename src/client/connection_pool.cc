@@ -10,11 +10,10 @@ namespace magnetar::client_detail {
 connection_pool::connection_pool(io::shard_set& shards, const client_config& config)
     : _shards(shards), _config(config) {}
 
-awaitable<result<std::shared_ptr<connection>>> connection_pool::get(broker_address logical,
-                                                                    broker_address physical, std::uint64_t key) {
+awaitable<result<std::shared_ptr<connection>>> connection_pool::get(broker_address logical, broker_address physical,
+                                                                    std::uint64_t key) {
   const unsigned per_broker = std::max(1u, _config.max_connections_per_broker);
-  const std::string pool_key =
-      fmt::format("{}|{}|{}", logical.to_string(), physical.to_string(), key % per_broker);
+  const std::string pool_key = fmt::format("{}|{}|{}", logical.to_string(), physical.to_string(), key % per_broker);
   std::shared_ptr<connection> c;
   {
     std::lock_guard lock(_mutex);

@@ -104,7 +104,8 @@ result<void> consumer::seek(const message_id& id) {
 result<void> consumer::seek(std::uint64_t publish_time_ms) {
   if (!_impl) return closed_error();
   auto impl = _impl;
-  return impl->client()->block_on<void>([impl, publish_time_ms]() { return impl->seek(std::nullopt, publish_time_ms); });
+  return impl->client()->block_on<void>(
+      [impl, publish_time_ms]() { return impl->seek(std::nullopt, publish_time_ms); });
 }
 
 result<message_id> consumer::get_last_message_id() {

@@ -32,14 +32,22 @@ std::int32_t partition_of(const std::string& topic) {
 }  // namespace
 
 consumer_impl::consumer_impl(std::shared_ptr<client_impl> client, consumer_options options)
-    : _client(std::move(client)), _options(std::move(options)), _partition(partition_of(_options.topic)),
-      _topic_ref(std::make_shared<const std::string>(_options.topic)), _consumer_id(_client->next_consumer_id()),
-      _queue_size(std::max(1u, _options.config.receiver_queue_size)), _home(_client->next_shard()),
+    : _client(std::move(client)),
+      _options(std::move(options)),
+      _partition(partition_of(_options.topic)),
+      _topic_ref(std::make_shared<const std::string>(_options.topic)),
+      _consumer_id(_client->next_consumer_id()),
+      _queue_size(std::max(1u, _options.config.receiver_queue_size)),
+      _home(_client->next_shard()),
       _consumer_name(_options.config.consumer_name.empty() ? random_name() : _options.config.consumer_name),
-      _start(_options.start), _start_inclusive(_options.start_inclusive),
-      _acks(std::max<std::size_t>(1, _options.config.max_acks_per_group)), _ack_timer(_home.executor()),
-      _backoff(_client->config().initial_backoff, _client->config().max_backoff), _reconnect_timer(_home.executor()),
-      _nacks(_options.config.negative_ack_redelivery_delay), _nack_timer(_home.executor()),
+      _start(_options.start),
+      _start_inclusive(_options.start_inclusive),
+      _acks(std::max<std::size_t>(1, _options.config.max_acks_per_group)),
+      _ack_timer(_home.executor()),
+      _backoff(_client->config().initial_backoff, _client->config().max_backoff),
+      _reconnect_timer(_home.executor()),
+      _nacks(_options.config.negative_ack_redelivery_delay),
+      _nack_timer(_home.executor()),
       _unacked_timer(_home.executor()) {
   if (_options.config.ack_timeout.count() > 0 && _options.config.ack_timeout_tick.count() > 0) {
     _unacked.emplace(_options.config.ack_timeout, _options.config.ack_timeout_tick);
@@ -198,7 +206,8 @@ void consumer_impl::schedule_reconnect_locked() {
     if (ec) return;
     auto self = weak.lock();
     if (!self) return;
-    asio::co_spawn(self->_home.executor(), [self]() { return self->reconnect(); }, asio::detached);
+    asio::co_spawn(
+        self->_home.executor(), [self]() { return self->reconnect(); }, asio::detached);
   });
 }
 
@@ -226,8 +235,7 @@ awaitable<void> consumer_impl::reconnect() {
       schedule_reconnect_locked();
       co_return;
     }
-    spdlog::warn("client: consumer {} on {} failed for good: {}", _consumer_name, _options.topic,
-                 r.error().message());
+    spdlog::warn("client: consumer {} on {} failed for good: {}", _consumer_name, _options.topic, r.error().message());
     _state = state::failed;
     _failure = r.error();
     close_waiters_locked(r.error(), out);
@@ -263,7 +271,8 @@ awaitable<result<proto::BaseCommand>> consumer_impl::request(
   co_return co_await c->request(request_id, command);
 }
 
-awaitable<result<void>> consumer_impl::seek(std::optional<message_id> id, std::optional<std::uint64_t> publish_time_ms) {
+awaitable<result<void>> consumer_impl::seek(std::optional<message_id> id,
+                                            std::optional<std::uint64_t> publish_time_ms) {
   {
     std::lock_guard lock(_mutex);
     _seeking = true;

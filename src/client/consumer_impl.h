@@ -23,11 +23,11 @@
 #include "client/backoff.h"
 #include "client/client_impl.h"
 #include "client/connection.h"
+#include "client/consumer_base.h"
 #include "client/dead_letter.h"
 #include "client/negative_ack_tracker.h"
 #include "client/receive_waits.h"
 #include "client/unacked_tracker.h"
-#include "client/consumer_base.h"
 #include "magnetar/consumer.h"
 
 #include <chrono>

@@ -21,8 +21,8 @@ struct received_message {
 
 // An entry's messages, decoded from the frame alone (no consumer state): a checksum that
 // fails, a payload that doesn't decompress or a batch that doesn't parse is an error.
-result<std::vector<received_message>> decode_entry(const proto::CommandMessage& command, wire::frame& frame,
-                                                   int count, const message_id& entry,
+result<std::vector<received_message>> decode_entry(const proto::CommandMessage& command, wire::frame& frame, int count,
+                                                   const message_id& entry,
                                                    const std::shared_ptr<const std::string>& topic) {
   if (frame.has_checksum && !frame.checksum_valid) return fail(client_errc::corrupt_message, "fails its checksum");
   const auto& md = frame.metadata;
@@ -57,8 +57,8 @@ result<std::vector<received_message>> decode_entry(const proto::CommandMessage& 
     if (e.metadata.has_ordering_key()) d->ordering_key = std::move(*e.metadata.mutable_ordering_key());
     for (const auto& kv : e.metadata.properties()) d->properties[kv.key()] = kv.value();
     d->event_time = e.metadata.event_time();
-    d->sequence_id = e.metadata.has_sequence_id() ? e.metadata.sequence_id()
-                                                   : md.sequence_id() + static_cast<std::uint64_t>(i);
+    d->sequence_id =
+        e.metadata.has_sequence_id() ? e.metadata.sequence_id() : md.sequence_id() + static_cast<std::uint64_t>(i);
     out.push_back({std::move(d), e.metadata.compacted_out()});
   }
   return out;
@@ -185,8 +185,8 @@ bool consumer_impl::drained_locked() const {
 error consumer_impl::drained_error_locked() const {
   if (_state == state::closed || _state == state::failed) return closed_error_locked();
   return error(client_errc::topic_terminated,
-               fmt::format("consumer {} on {}: the topic is terminated and every message was received",
-                           _consumer_name, _options.topic));
+               fmt::format("consumer {} on {}: the topic is terminated and every message was received", _consumer_name,
+                           _options.topic));
 }
 
 void consumer_impl::receive_async(std::function<void(result<message>)> done) {
@@ -346,8 +346,7 @@ void consumer_impl::on_reached_end_of_topic() {
     std::lock_guard lock(_mutex);
     if (_end_of_topic) return;
     _end_of_topic = true;
-    spdlog::info("client: consumer {} on {}: reached the end of the terminated topic", _consumer_name,
-                 _options.topic);
+    spdlog::info("client: consumer {} on {}: reached the end of the terminated topic", _consumer_name, _options.topic);
     // Receives waiting on an empty queue would wait forever.
     if (_queue.empty()) {
       const auto e = drained_error_locked();

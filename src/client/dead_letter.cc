@@ -54,15 +54,16 @@ message retry_message(const message& m, std::chrono::milliseconds delay) {
   auto d = copy_of(m);
   d->properties[property_reconsume_times] = std::to_string(reconsume_times_of(m) + 1);
   d->properties[property_delay_time] = std::to_string(delay.count());
-  const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
-      std::chrono::system_clock::now().time_since_epoch());
+  const auto now =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch());
   d->deliver_at_time = static_cast<std::uint64_t>((now + delay).count());
   return message_data::make(std::move(d));
 }
 
 letter_producer::letter_producer(std::shared_ptr<client_impl> client, std::string topic,
                                  std::string initial_subscription_name)
-    : _client(std::move(client)), _topic(std::move(topic)),
+    : _client(std::move(client)),
+      _topic(std::move(topic)),
       _initial_subscription_name(std::move(initial_subscription_name)) {}
 
 letter_producer::~letter_producer() = default;
@@ -77,8 +78,8 @@ void letter_producer::send(message m, send_callback done) {
       _waiting.emplace_back(std::move(m), std::move(done));
       if (!_creating) {
         _creating = true;
-        asio::co_spawn(_client->next_shard().executor(), [self = shared_from_this()] { return self->create(); },
-                       asio::detached);
+        asio::co_spawn(
+            _client->next_shard().executor(), [self = shared_from_this()] { return self->create(); }, asio::detached);
       }
       return;
     }

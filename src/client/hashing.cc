@@ -11,7 +11,8 @@ std::uint32_t murmur3_32(std::string_view bytes) { return base::murmur3_32(bytes
 
 std::uint32_t java_string_hash(std::string_view bytes) {
   std::uint32_t h = 0;
-  for (const char c : bytes) h = 31 * h + static_cast<std::uint32_t>(static_cast<std::int32_t>(static_cast<signed char>(c)));
+  for (const char c : bytes)
+    h = 31 * h + static_cast<std::uint32_t>(static_cast<std::int32_t>(static_cast<signed char>(c)));
   return h;
 }
 

@@ -10,8 +10,8 @@
 
 namespace magnetar::client_detail {
 
-lookup_service::lookup_service(connection_pool& pool, std::vector<broker_address> service,
-                               const client_config& config, std::atomic<std::uint64_t>& request_ids)
+lookup_service::lookup_service(connection_pool& pool, std::vector<broker_address> service, const client_config& config,
+                               std::atomic<std::uint64_t>& request_ids)
     : _pool(pool), _service(std::move(service)), _config(config), _request_ids(request_ids) {}
 
 const broker_address& lookup_service::next_service_address() {
@@ -38,8 +38,8 @@ awaitable<result<lookup_result>> lookup_service::lookup(const std::string& topic
     }
     auto address = parse_broker_url(r.brokerserviceurl());
     if (!address) {
-      co_return fail(client_errc::lookup_error,
-                     fmt::format("LOOKUP {} answered '{}': {}", topic, r.brokerserviceurl(), address.error().message()));
+      co_return fail(client_errc::lookup_error, fmt::format("LOOKUP {} answered '{}': {}", topic, r.brokerserviceurl(),
+                                                            address.error().message()));
     }
     target.logical = std::move(address).value();
     target.physical = r.proxy_through_service_url() ? service : target.logical;

@@ -24,9 +24,7 @@ std::span<const std::byte> message::payload_bytes() const { return _data->payloa
 bool message::has_key() const { return _data->key.has_value(); }
 const std::string& message::key() const { return _data->key ? *_data->key : empty_string(); }
 bool message::has_ordering_key() const { return _data->ordering_key.has_value(); }
-const std::string& message::ordering_key() const {
-  return _data->ordering_key ? *_data->ordering_key : empty_string();
-}
+const std::string& message::ordering_key() const { return _data->ordering_key ? *_data->ordering_key : empty_string(); }
 const message_properties& message::properties() const { return _data->properties; }
 std::uint64_t message::event_time() const { return _data->event_time; }
 std::optional<std::uint64_t> message::sequence_id() const { return _data->sequence_id; }
@@ -92,8 +90,8 @@ message_builder& message_builder::deliver_at(std::uint64_t millis_since_epoch) {
   return *this;
 }
 message_builder& message_builder::deliver_after(std::chrono::milliseconds delay) {
-  const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
-      std::chrono::system_clock::now().time_since_epoch());
+  const auto now =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch());
   return deliver_at(static_cast<std::uint64_t>((now + delay).count()));
 }
 

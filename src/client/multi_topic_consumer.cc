@@ -25,10 +25,14 @@ std::string random_name() {
 
 multi_topic_consumer::multi_topic_consumer(std::shared_ptr<client_impl> client, std::string name,
                                            multi_topic_options options, std::optional<topic_pattern> pattern)
-    : _client(std::move(client)), _name(std::move(name)), _options(std::move(options)), _pattern(std::move(pattern)),
+    : _client(std::move(client)),
+      _name(std::move(name)),
+      _options(std::move(options)),
+      _pattern(std::move(pattern)),
       // One name for every child, so that Failover orders them alike on each partition.
       _consumer_name(_options.config.consumer_name.empty() ? random_name() : _options.config.consumer_name),
-      _queue_size(std::max(1u, _options.config.receiver_queue_size)), _home(_client->next_shard()),
+      _queue_size(std::max(1u, _options.config.receiver_queue_size)),
+      _home(_client->next_shard()),
       _discovery_timer(_home.executor()) {}
 
 multi_topic_consumer::~multi_topic_consumer() {
@@ -145,7 +149,8 @@ void multi_topic_consumer::arm_discovery() {
     if (ec) return;
     auto self = weak.lock();
     if (!self) return;
-    asio::co_spawn(self->_home.executor(), [self]() { return self->discover(); }, asio::detached);
+    asio::co_spawn(
+        self->_home.executor(), [self]() { return self->discover(); }, asio::detached);
   });
 }
 
@@ -238,7 +243,8 @@ awaitable<result<bool>> multi_topic_consumer::has_message_available() {
     children = children_locked();
   }
   std::vector<task<bool>> asks;
-  for (const auto& c : children) asks.push_back([consumer = c->consumer]() { return consumer->has_message_available(); });
+  for (const auto& c : children)
+    asks.push_back([consumer = c->consumer]() { return consumer->has_message_available(); });
   auto answers = co_await run_all(*_client, std::move(asks));
   MAGNETAR_CO_TRY(first_failure(answers));
   for (const auto& a : answers) {
@@ -313,8 +319,8 @@ bool multi_topic_consumer::is_active() const {
     if (_state != state::ready) return false;
     children = children_locked();
   }
-  return !children.empty() && std::all_of(children.begin(), children.end(),
-                                          [](const auto& c) { return c->consumer->is_active(); });
+  return !children.empty() &&
+         std::all_of(children.begin(), children.end(), [](const auto& c) { return c->consumer->is_active(); });
 }
 
 bool multi_topic_consumer::is_closed() const {
@@ -338,9 +344,8 @@ bool multi_topic_consumer::has_reached_end_of_topic() const {
     std::lock_guard lock(_mutex);
     children = children_locked();
   }
-  return !children.empty() && std::all_of(children.begin(), children.end(), [](const auto& c) {
-    return c->consumer->has_reached_end_of_topic();
-  });
+  return !children.empty() && std::all_of(children.begin(), children.end(),
+                                          [](const auto& c) { return c->consumer->has_reached_end_of_topic(); });
 }
 
 std::vector<std::string> multi_topic_consumer::topics() const {

@@ -43,9 +43,8 @@ void multi_topic_consumer::on_child_message(const child_ptr& c, result<message> 
     if (!r) {
       // The child closed or failed for good (closing it ourselves comes here too).
       c->gone = true;
-      const bool all_gone =
-          _state == state::ready && std::all_of(_children.begin(), _children.end(),
-                                                [](const auto& kv) { return kv.second->gone; });
+      const bool all_gone = _state == state::ready && std::all_of(_children.begin(), _children.end(),
+                                                                  [](const auto& kv) { return kv.second->gone; });
       if (all_gone && !_children.empty()) {
         spdlog::warn("client: consumer {} on {}: every topic's consumer is closed ({})", _consumer_name, _name,
                      r.error().message());
@@ -200,9 +199,8 @@ result<multi_topic_consumer::child_ptr> multi_topic_consumer::route(const messag
   if (_state == state::closed || _state == state::closing) return closed_error_locked();
   auto c = child_for_locked(id);
   if (!c) {
-    return fail(client_errc::not_supported,
-                fmt::format("cannot {} {}: its topic '{}' is not one of {}", what, id.to_string(), id.topic_name(),
-                            _name));
+    return fail(client_errc::not_supported, fmt::format("cannot {} {}: its topic '{}' is not one of {}", what,
+                                                        id.to_string(), id.topic_name(), _name));
   }
   return c;
 }

@@ -30,10 +30,15 @@ std::uint32_t random_below(std::uint32_t bound) {
 
 }  // namespace
 
-round_robin_router::round_robin_router(hashing_scheme hashing, const producer_config& config,
-                                       const base::clock& clock, std::uint32_t start)
-    : _hashing(hashing), _batching(config.batching_enabled), _max_messages(config.batching_max_messages),
-      _max_bytes(config.batching_max_bytes), _max_delay(config.batching_max_delay), _clock(clock), _cursor(start),
+round_robin_router::round_robin_router(hashing_scheme hashing, const producer_config& config, const base::clock& clock,
+                                       std::uint32_t start)
+    : _hashing(hashing),
+      _batching(config.batching_enabled),
+      _max_messages(config.batching_max_messages),
+      _max_bytes(config.batching_max_bytes),
+      _max_delay(config.batching_max_delay),
+      _clock(clock),
+      _cursor(start),
       _last_change(clock.now()) {}
 
 unsigned round_robin_router::choose(const message& m, unsigned partitions) {

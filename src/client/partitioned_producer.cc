@@ -48,11 +48,13 @@ std::function<void(result<void>)> joined(std::size_t count, std::function<void(r
 
 }  // namespace
 
-partitioned_producer::partitioned_producer(std::shared_ptr<client_impl> client, std::string topic,
-                                           unsigned partitions, producer_config config,
-                                           std::unique_ptr<partition_router> router)
-    : _client(std::move(client)), _topic(std::move(topic)), _config(partition_config(std::move(config), partitions)),
-      _router(std::move(router)), _partitions(partitions) {
+partitioned_producer::partitioned_producer(std::shared_ptr<client_impl> client, std::string topic, unsigned partitions,
+                                           producer_config config, std::unique_ptr<partition_router> router)
+    : _client(std::move(client)),
+      _topic(std::move(topic)),
+      _config(partition_config(std::move(config), partitions)),
+      _router(std::move(router)),
+      _partitions(partitions) {
   const auto name = wire::topic_name::parse(_topic);
   MAGNETAR_ASSERT(name, "partitioned_producer on a bad topic name {}", _topic);
   for (unsigned i = 0; i < partitions; ++i) {

@@ -21,13 +21,18 @@ std::int32_t partition_of(const std::string& topic) {
 }  // namespace
 
 producer_impl::producer_impl(std::shared_ptr<client_impl> client, std::string topic, producer_config config)
-    : _client(std::move(client)), _topic(std::move(topic)), _partition(partition_of(_topic)),
+    : _client(std::move(client)),
+      _topic(std::move(topic)),
+      _partition(partition_of(_topic)),
       _config(std::move(config)),
-      _producer_id(_client->next_producer_id()), _home(_client->next_shard()),
-      _producer_name(_config.producer_name), _last_sequence_id_published(_config.initial_sequence_id),
+      _producer_id(_client->next_producer_id()),
+      _home(_client->next_shard()),
+      _producer_name(_config.producer_name),
+      _last_sequence_id_published(_config.initial_sequence_id),
       _next_sequence_id(static_cast<std::uint64_t>(_config.initial_sequence_id + 1)),
       _batch(_config.batching_max_messages, _config.batching_max_bytes, _config.batching),
-      _backoff(_client->config().initial_backoff, _client->config().max_backoff), _timeout_timer(_home.executor()),
+      _backoff(_client->config().initial_backoff, _client->config().max_backoff),
+      _timeout_timer(_home.executor()),
       _reconnect_timer(_home.executor()) {}
 
 producer_impl::~producer_impl() {
@@ -167,7 +172,8 @@ void producer_impl::schedule_reconnect_locked(bool at_once) {
     if (ec) return;
     auto self = weak.lock();
     if (!self) return;
-    asio::co_spawn(self->_home.executor(), [self]() { return self->reconnect(); }, asio::detached);
+    asio::co_spawn(
+        self->_home.executor(), [self]() { return self->reconnect(); }, asio::detached);
   });
 }
 

@@ -14,9 +14,9 @@ namespace {
 constexpr auto timeout_tick = std::chrono::milliseconds(100);
 
 std::uint64_t wall_millis() {
-  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                        std::chrono::system_clock::now().time_since_epoch())
-                                        .count());
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count());
 }
 }  // namespace
 
@@ -34,7 +34,8 @@ void producer_impl::send_async(message m, send_callback done) {
     return refuse(client_errc::already_closed, fmt::format("producer {} on {} has failed", _producer_name, _topic));
   }
   if (_state == state::terminated) {
-    return refuse(client_errc::topic_terminated, fmt::format("producer {}: topic {} is terminated", _producer_name, _topic));
+    return refuse(client_errc::topic_terminated,
+                  fmt::format("producer {}: topic {} is terminated", _producer_name, _topic));
   }
   const std::size_t max_size = _connection ? _connection->max_message_size() : _client->config().max_frame_size;
   if (data->payload.size() > max_size) {
@@ -130,9 +131,8 @@ void producer_impl::on_timeout_tick() {
     while (!_pending.empty() && _pending.front().deadline <= now) {
       auto o = std::move(_pending.front());
       _pending.pop_front();
-      complete_locked(o, fail(client_errc::timeout,
-                              fmt::format("no receipt within {} ms", _config.send_timeout.count())),
-                      out);
+      complete_locked(
+          o, fail(client_errc::timeout, fmt::format("no receipt within {} ms", _config.send_timeout.count())), out);
     }
     if (!_pending.empty()) arm_timeout_timer_locked();
   }
@@ -150,7 +150,9 @@ void producer_impl::complete_locked(op& o, result<message_id> r, actions& out) {
       out.push_back([cb = std::move(cb), e = r.error()] { cb(e); });
       continue;
     }
-    const message_id id = o.batched ? message_id(r.value().ledger_id(), r.value().entry_id(), r.value().partition(), i, count) : r.value();
+    const message_id id = o.batched
+                              ? message_id(r.value().ledger_id(), r.value().entry_id(), r.value().partition(), i, count)
+                              : r.value();
     out.push_back([cb = std::move(cb), id] { cb(id); });
   }
   result<void> flushed = r ? result<void>(success()) : result<void>(r.error());
@@ -177,7 +179,8 @@ void producer_impl::flush_async(std::function<void(result<void>)> done) {
   std::unique_lock lock(_mutex);
   if (_state == state::terminated) {
     lock.unlock();
-    done(fail(client_errc::topic_terminated, fmt::format("producer {}: topic {} is terminated", _producer_name, _topic)));
+    done(fail(client_errc::topic_terminated,
+              fmt::format("producer {}: topic {} is terminated", _producer_name, _topic)));
     return;
   }
   if (_state == state::closed || _state == state::failed) {

@@ -37,9 +37,9 @@ error server_failure(proto::ServerError e, std::string_view message, std::string
 bool is_retriable(const error& e) {
   return e == client_errc::service_not_ready || e == client_errc::connect_error ||
          e == client_errc::connection_closed || e == client_errc::timeout || e == client_errc::too_many_requests ||
-         e == client_errc::lookup_error || e == client_errc::metadata_error ||
-         e == client_errc::persistence_error || e == client_errc::not_connected || e == client_errc::broker_error ||
-         e == client_errc::producer_busy || e == client_errc::consumer_busy;
+         e == client_errc::lookup_error || e == client_errc::metadata_error || e == client_errc::persistence_error ||
+         e == client_errc::not_connected || e == client_errc::broker_error || e == client_errc::producer_busy ||
+         e == client_errc::consumer_busy;
 }
 
 }  // namespace magnetar::client_detail

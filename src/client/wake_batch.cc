@@ -24,8 +24,8 @@ void wake_batch::notify_all(const std::shared_ptr<const void>& owner, std::condi
   }
   // A read's messages mostly go to one or a few consumers: a scan from the latest
   // beats a set.
-  const bool known = std::any_of(batch->_pending.rbegin(), batch->_pending.rend(),
-                                 [&](const auto& p) { return p.second == &cv; });
+  const bool known =
+      std::any_of(batch->_pending.rbegin(), batch->_pending.rend(), [&](const auto& p) { return p.second == &cv; });
   if (!known) batch->_pending.emplace_back(owner, &cv);
 }
 

@@ -156,7 +156,8 @@ result<reply> call(const url& where, std::string_view method, std::string_view t
             .reason = std::string(response.reason()),
             .body = std::move(response.body()),
             .headers = {}};
-  for (const auto& field : response) out.headers.push_back({std::string(field.name_string()), std::string(field.value())});
+  for (const auto& field : response)
+    out.headers.push_back({std::string(field.name_string()), std::string(field.value())});
   boost::system::error_code ignored;
   stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
   return out;

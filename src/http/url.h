@@ -16,9 +16,9 @@
 namespace magnetar::http {
 
 struct url {
-  std::string host;         // a name or an address, without IPv6 brackets
+  std::string host;  // a name or an address, without IPv6 brackets
   std::uint16_t port = 80;
-  std::string prefix;       // path in front of every request target, "" or "/x", no trailing '/'
+  std::string prefix;  // path in front of every request target, "" or "/x", no trailing '/'
 
   // http:// only: there is no TLS here, so https is refused rather than sent in clear.
   // A URL without a port gets `default_port` (the admin CLI's is Pulsar's 8080). Errors

@@ -30,8 +30,7 @@ class blocking_pool {
   // Runs `fn` (which returns result<T>) on a pool thread. After stop() it
   // fails with io::errc::pool_stopped without running `fn`.
   template <class F>
-    requires std::is_invocable_v<F&>
-  awaitable<std::invoke_result_t<F&>> run(F fn) {
+  requires std::is_invocable_v<F&> awaitable<std::invoke_result_t<F&>> run(F fn) {
     if (_stopped.load(std::memory_order_acquire)) {
       co_return fail(errc::pool_stopped, "blocking call refused");
     }

@@ -18,8 +18,8 @@ std::error_code os_error(int err) { return {err, std::system_category()}; }
 // file, under the file system's lock so that crash() sees a consistent state.
 class faulty_file final : public file {
  public:
-  faulty_file(faulty_file_system& fs, std::unique_ptr<file> real,
-              std::shared_ptr<faulty_file_system::file_state> state, std::uint64_t generation)
+  faulty_file(faulty_file_system& fs, std::unique_ptr<file> real, std::shared_ptr<faulty_file_system::file_state> state,
+              std::uint64_t generation)
       : file(real->path()), _fs(fs), _real(std::move(real)), _state(std::move(state)), _generation(generation) {}
 
   result<void> write_at(std::uint64_t offset, std::span<const std::byte> bytes) override {
@@ -103,9 +103,7 @@ result<void> faulty_file_system::rename(const std::string& from, const std::stri
 
 result<void> faulty_file_system::sync_directory(const std::string& path) { return _real.sync_directory(path); }
 
-result<void> faulty_file_system::create_directories(const std::string& path) {
-  return _real.create_directories(path);
-}
+result<void> faulty_file_system::create_directories(const std::string& path) { return _real.create_directories(path); }
 
 result<std::vector<std::string>> faulty_file_system::list(const std::string& directory) {
   return _real.list(directory);

@@ -67,10 +67,10 @@ class file {
 };
 
 enum class open_mode {
-  read_only,      // the file must exist
-  read_write,     // the file must exist
-  create,         // read-write; created when missing, kept when present
-  create_new,     // read-write; fails with already_exists when present
+  read_only,   // the file must exist
+  read_write,  // the file must exist
+  create,      // read-write; created when missing, kept when present
+  create_new,  // read-write; fails with already_exists when present
 };
 
 class file_system {

@@ -2,8 +2,7 @@
 
 namespace magnetar::io {
 
-oneshot_signal::oneshot_signal(asio::any_io_executor executor)
-    : _state(std::make_shared<state>(std::move(executor))) {
+oneshot_signal::oneshot_signal(asio::any_io_executor executor) : _state(std::make_shared<state>(std::move(executor))) {
   _state->timer.expires_at(asio::steady_timer::time_point::max());
 }
 

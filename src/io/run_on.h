@@ -92,9 +92,7 @@ awaitable<detail::run_result_t<F>> run_on(shard& target, F&& fn) {
 // The coroutine's completion is its own business (it holds a gate pass when a
 // service must wait for it).
 template <class Executor, class F>
-  requires std::is_same_v<detail::call_result_t<F>, awaitable<void>>
-void spawn(Executor executor, F&& fn) {
-  asio::co_spawn(executor, std::forward<F>(fn), asio::detached);
-}
+requires std::is_same_v<detail::call_result_t<F>, awaitable<void>>
+void spawn(Executor executor, F&& fn) { asio::co_spawn(executor, std::forward<F>(fn), asio::detached); }
 
 }  // namespace magnetar::io

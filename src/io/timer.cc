@@ -12,8 +12,7 @@ struct timer::manual_wait {
   bool alive = true;
 };
 
-timer::timer(asio::any_io_executor executor, base::clock& clock)
-    : _clock(clock), _timer(std::move(executor)) {}
+timer::timer(asio::any_io_executor executor, base::clock& clock) : _clock(clock), _timer(std::move(executor)) {}
 
 timer::~timer() { cancel(); }
 
@@ -44,9 +43,7 @@ awaitable<bool> timer::wait_until(base::clock::time_point deadline) {
   co_return wait->reached;
 }
 
-awaitable<bool> timer::wait_for(base::clock::duration delay) {
-  return wait_until(_clock.now() + delay);
-}
+awaitable<bool> timer::wait_for(base::clock::duration delay) { return wait_until(_clock.now() + delay); }
 
 void timer::cancel() {
   if (_manual) {

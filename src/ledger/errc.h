@@ -10,16 +10,16 @@ namespace magnetar::ledger {
 
 enum class errc {
   ok = 0,
-  no_such_ledger,        // no metadata for the ledger id
-  ledger_closed,         // an add to a closed ledger
-  ledger_fenced,         // another client recovered the ledger: this writer must stop
-  not_enough_bookies,    // fewer bookies available than the ensemble needs
-  write_failed,          // an add did not reach its ack quorum; the writer takes no more adds
-  read_failed,           // no bookie of the write set could serve the entry
-  no_such_entry,         // every bookie of the write set answered that it has no such entry
-  entry_beyond_last,     // a read past the last confirmed entry
-  bad_metadata,          // stored ledger metadata that does not parse
-  invalid_config,        // ensemble, write and ack quorum sizes that do not fit
+  no_such_ledger,      // no metadata for the ledger id
+  ledger_closed,       // an add to a closed ledger
+  ledger_fenced,       // another client recovered the ledger: this writer must stop
+  not_enough_bookies,  // fewer bookies available than the ensemble needs
+  write_failed,        // an add did not reach its ack quorum; the writer takes no more adds
+  read_failed,         // no bookie of the write set could serve the entry
+  no_such_entry,       // every bookie of the write set answered that it has no such entry
+  entry_beyond_last,   // a read past the last confirmed entry
+  bad_metadata,        // stored ledger metadata that does not parse
+  invalid_config,      // ensemble, write and ack quorum sizes that do not fit
 };
 
 constexpr std::string_view category_name(errc) { return "magnetar.ledger"; }

@@ -1,8 +1,8 @@
 #include "ledger/ledger_client.h"
 
 #include "bookie/errc.h"
-#include "ledger/errc.h"
 #include "io/run_on.h"
+#include "ledger/errc.h"
 #include "meta/errc.h"
 
 #include <fmt/format.h>
@@ -170,8 +170,8 @@ awaitable<result<wire::shared_bytes>> ledger_client::read_entry(const ledger_met
     MAGNETAR_CO_TRY(client, client_of(bookie_id));
     auto read = co_await client->read_entry(m.id, entry);
     if (read) co_return std::move(read).value();
-    all_missing = all_missing && (read.error() == bookie::errc::entry_not_found ||
-                                  read.error() == bookie::errc::ledger_not_found);
+    all_missing = all_missing &&
+                  (read.error() == bookie::errc::entry_not_found || read.error() == bookie::errc::ledger_not_found);
     failures += fmt::format("{}{}: {}", failures.empty() ? "" : "; ", bookie_id, read.error().message());
   }
   co_return fail(all_missing ? errc::no_such_entry : errc::read_failed,
@@ -211,8 +211,8 @@ awaitable<result<std::vector<wire::shared_bytes>>> ledger_client::read_range(con
 
 awaitable<result<std::vector<wire::shared_bytes>>> ledger_reader::read(entry_id first, entry_id last) {
   if (first.value() < 0 || last < first || last > _last_entry) {
-    co_return fail(errc::entry_beyond_last, fmt::format("ledger {}: read [{}, {}] with the last entry at {}", id(),
-                                                        first, last, _last_entry));
+    co_return fail(errc::entry_beyond_last,
+                   fmt::format("ledger {}: read [{}, {}] with the last entry at {}", id(), first, last, _last_entry));
   }
   co_return co_await _client.read_range(_metadata, first, last);
 }
@@ -340,8 +340,8 @@ awaitable<result<void>> ledger_writer::close() {
 
 awaitable<result<std::vector<wire::shared_bytes>>> ledger_writer::read(entry_id first, entry_id last) {
   if (first.value() < 0 || last < first || last.value() > _confirmed) {
-    co_return fail(errc::entry_beyond_last, fmt::format("ledger {}: read [{}, {}] with the LAC at {}", id(), first,
-                                                        last, _confirmed));
+    co_return fail(errc::entry_beyond_last,
+                   fmt::format("ledger {}: read [{}, {}] with the LAC at {}", id(), first, last, _confirmed));
   }
   co_return co_await _client.read_range(_metadata, first, last);
 }

@@ -39,9 +39,15 @@ std::string to_json(const ledger_metadata& m) {
   nlohmann::json ensembles = nlohmann::json::array();
   for (const auto& [first, bookies] : m.ensembles) ensembles.push_back({{"firstEntry", first}, {"bookies", bookies}});
   nlohmann::json j = {
-      {"ledgerId", m.id.value()},       {"ensembleSize", m.ensemble_size}, {"writeQuorumSize", m.write_quorum},
-      {"ackQuorumSize", m.ack_quorum},  {"state", state_name(m.state)},    {"lastEntryId", m.last_entry.value()},
-      {"length", m.length},             {"ensembles", ensembles},          {"ctime", m.created_ms},
+      {"ledgerId", m.id.value()},
+      {"ensembleSize", m.ensemble_size},
+      {"writeQuorumSize", m.write_quorum},
+      {"ackQuorumSize", m.ack_quorum},
+      {"state", state_name(m.state)},
+      {"lastEntryId", m.last_entry.value()},
+      {"length", m.length},
+      {"ensembles", ensembles},
+      {"ctime", m.created_ms},
       {"customMetadata", m.custom},
   };
   return j.dump();

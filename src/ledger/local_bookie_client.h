@@ -11,7 +11,8 @@ class local_bookie_client final : public bookie_client {
  public:
   explicit local_bookie_client(bookie::bookie& b) : _bookie(b) {}
 
-  awaitable<result<void>> add_entry(ledger_id ledger, entry_id entry, entry_id lac, wire::shared_bytes payload) override {
+  awaitable<result<void>> add_entry(ledger_id ledger, entry_id entry, entry_id lac,
+                                    wire::shared_bytes payload) override {
     return _bookie.add_entry(ledger, entry, lac, std::move(payload));
   }
   awaitable<result<wire::shared_bytes>> read_entry(ledger_id ledger, entry_id entry) override {

@@ -43,8 +43,8 @@ awaitable<result<void>> rocksdb_store::start() {
   auto admitted = _gate.enter();
   if (!admitted) co_return fail(admitted.error());
   MAGNETAR_ASSERT(!_start_called.exchange(true), "metadata store started twice");
-  auto opened = co_await _pool.run(
-      [this] { return rocksdb_tree::open(_options.directory, _options.clock, _listeners); });
+  auto opened =
+      co_await _pool.run([this] { return rocksdb_tree::open(_options.directory, _options.clock, _listeners); });
   if (!opened) co_return fail(opened.error());
   _tree = std::move(opened).value();
   _open.store(true, std::memory_order_release);

@@ -32,7 +32,7 @@ rocksdb_tree::~rocksdb_tree() {
 }
 
 result<std::unique_ptr<rocksdb_tree>> rocksdb_tree::open(const std::filesystem::path& directory, base::clock& clock,
-                                                        listener_registry<notification>& listeners) {
+                                                         listener_registry<notification>& listeners) {
   std::error_code ec;
   std::filesystem::create_directories(directory, ec);
   if (ec) {
@@ -46,11 +46,9 @@ result<std::unique_ptr<rocksdb_tree>> rocksdb_tree::open(const std::filesystem::
   rocksdb::DB* raw = nullptr;
   auto status = rocksdb::DB::Open(options, directory.string(), &raw);
   if (!status.ok()) {
-    return fail(errc::backend_error,
-                fmt::format("rocksdb open '{}': {}", directory.string(), status.ToString()));
+    return fail(errc::backend_error, fmt::format("rocksdb open '{}': {}", directory.string(), status.ToString()));
   }
-  std::unique_ptr<rocksdb_tree> tree(
-      new rocksdb_tree(std::unique_ptr<rocksdb::DB>(raw), directory, clock, listeners));
+  std::unique_ptr<rocksdb_tree> tree(new rocksdb_tree(std::unique_ptr<rocksdb::DB>(raw), directory, clock, listeners));
   MAGNETAR_TRY(tree->begin_epoch());
   // No session of an earlier process survives it: its ephemerals go now.
   MAGNETAR_TRY(tree->delete_ephemerals(layout::all_ephemerals_prefix, "left by an earlier process"));
@@ -106,7 +104,7 @@ result<std::optional<rocksdb_layout::node_record>> rocksdb_tree::read_node(const
 }
 
 result<std::vector<std::pair<std::string, std::string>>> rocksdb_tree::scan(const std::string& prefix,
-                                                                           std::size_t limit) {
+                                                                            std::size_t limit) {
   const auto end = layout::prefix_end(prefix);
   const rocksdb::Slice upper(end);
   rocksdb::ReadOptions read;
@@ -198,7 +196,8 @@ std::int64_t rocksdb_tree::now_ms() const {
 }
 
 error rocksdb_tree::backend_error(const rocksdb::Status& status, std::string_view what) const {
-  return error(errc::backend_error, fmt::format("rocksdb {} in '{}': {}", what, _directory.string(), status.ToString()));
+  return error(errc::backend_error,
+               fmt::format("rocksdb {} in '{}': {}", what, _directory.string(), status.ToString()));
 }
 
 }  // namespace magnetar::meta

@@ -87,9 +87,9 @@ class rocksdb_tree {
 
   // Orders mutations (read-check-write) and their notifications.
   std::mutex _write_mutex;
-  std::int64_t _epoch = 0;                // set by open, then read-only
-  std::int64_t _sessions_in_epoch = 0;    // guarded by _write_mutex
-  std::set<session_id> _open_sessions;    // guarded by _write_mutex
+  std::int64_t _epoch = 0;              // set by open, then read-only
+  std::int64_t _sessions_in_epoch = 0;  // guarded by _write_mutex
+  std::set<session_id> _open_sessions;  // guarded by _write_mutex
 };
 
 }  // namespace magnetar::meta

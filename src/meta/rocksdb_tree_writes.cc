@@ -20,8 +20,8 @@ result<void> check_version(const std::string& path, const std::optional<layout::
   if (!expected) return success();
   if (*expected == -1) {
     if (!existing) return success();
-    return fail(errc::bad_version, fmt::format("node '{}' exists (version {}); expected it absent (version -1)", path,
-                                               existing->version));
+    return fail(errc::bad_version,
+                fmt::format("node '{}' exists (version {}); expected it absent (version -1)", path, existing->version));
   }
   if (!existing) {
     return fail(errc::bad_version, fmt::format("node '{}' does not exist; expected version {}", path, *expected));
@@ -103,7 +103,8 @@ result<stat> rocksdb_tree::put(const std::string& path_or_prefix, const std::str
     w.events.push_back({notification_type::created, ancestor});
     w.events.push_back({notification_type::children_changed, std::string(parent_of(ancestor))});
   }
-  const layout::node_record created{.version = 0, .created_ms = now, .modified_ms = now, .owner = owner, .value = value};
+  const layout::node_record created{
+      .version = 0, .created_ms = now, .modified_ms = now, .owner = owner, .value = value};
   w.batch.Put(layout::node_key(path), layout::encode_record(created));
   if (owner != no_session) w.batch.Put(layout::ephemeral_key(owner, path), "");
   w.events.push_back({notification_type::created, path});

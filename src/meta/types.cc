@@ -24,9 +24,7 @@ std::string_view to_string(session_event event) {
 
 std::ostream& operator<<(std::ostream& out, notification_type type) { return out << to_string(type); }
 
-std::ostream& operator<<(std::ostream& out, const notification& n) {
-  return out << to_string(n.type) << ' ' << n.path;
-}
+std::ostream& operator<<(std::ostream& out, const notification& n) { return out << to_string(n.type) << ' ' << n.path; }
 
 std::ostream& operator<<(std::ostream& out, const stat& st) {
   out << st.path << " v" << st.version << " created " << st.created_ms << " modified " << st.modified_ms;

@@ -16,7 +16,8 @@ base::clock::duration awaited_life_of(const entry_cache_config& config) {
   const auto ttl = config.time_to_live.count();
   if (ttl <= 0) return config.time_to_live;  // refused by the constructor
   const std::int64_t most = base::clock::duration::max().count() / 4 / ttl;
-  return config.time_to_live * std::min<std::int64_t>(std::int64_t{1} + config.max_ttl_extensions, std::max<std::int64_t>(most, 1));
+  return config.time_to_live *
+         std::min<std::int64_t>(std::int64_t{1} + config.max_ttl_extensions, std::max<std::int64_t>(most, 1));
 }
 
 }  // namespace
@@ -34,8 +35,7 @@ entry_cache::~entry_cache() {
   if (_config.budget) _config.budget->leave(*this);
 }
 
-entry_cache::insert_result entry_cache::insert(position pos, wire::shared_bytes data,
-                                               std::uint32_t expected_reads) {
+entry_cache::insert_result entry_cache::insert(position pos, wire::shared_bytes data, std::uint32_t expected_reads) {
   // Entries mostly come in position order (adds, catch-up reads): past the last one, the
   // position is new and its place is the end, with no walk of the map.
   const bool appends = _entries.empty() || _entries.rbegin()->first < pos;

@@ -24,8 +24,7 @@ class entry_cache;
 class entry_cache_budget {
  public:
   // Checked at most once per `interval`: every managed ledger's tick asks.
-  explicit entry_cache_budget(std::size_t max_bytes,
-                              base::clock::duration interval = std::chrono::milliseconds(100));
+  explicit entry_cache_budget(std::size_t max_bytes, base::clock::duration interval = std::chrono::milliseconds(100));
   entry_cache_budget(const entry_cache_budget&) = delete;
   entry_cache_budget& operator=(const entry_cache_budget&) = delete;
 

@@ -46,7 +46,7 @@ awaitable<result<std::vector<entry>>> managed_cursor::read_entries(std::size_t m
     while (auto range = _acked.range_containing(from)) from = _ml.next_valid_position(range->last);
     _read = from;
     MAGNETAR_CO_TRY(got, co_await _ml.read_entries_for(from, max_entries - out.size(),
-                                                        out.empty() ? max_bytes : max_bytes - bytes, this));
+                                                       out.empty() ? max_bytes : max_bytes - bytes, this));
     if (got.empty()) break;
     _read = _ml.next_valid_position(got.back().pos);
     for (auto& e : got) {
@@ -87,8 +87,8 @@ result<void> managed_cursor::mark_delete(position p) {
 
 result<void> managed_cursor::delete_entry(position p) {
   if (p > _ml.last_confirmed() || p.ledger().value() < 0 || p.entry().value() < 0) {
-    return fail(errc::invalid_position, fmt::format("cursor {}: ack of {} (last entry {})", _name, p,
-                                                    _ml.last_confirmed()));
+    return fail(errc::invalid_position,
+                fmt::format("cursor {}: ack of {} (last entry {})", _name, p, _ml.last_confirmed()));
   }
   if (p <= _mark_delete || !_acked.add(p)) return success();
   collapse();
@@ -136,8 +136,8 @@ awaitable<result<void>> managed_cursor::persist() {
   if (!put) {
     _dirty = true;
     if (put.error() == meta::errc::bad_version) {
-      co_return fail(errc::fenced, fmt::format("managed ledger {} cursor {}: changed by another owner: {}",
-                                               _ml.name(), _name, put.error().message()));
+      co_return fail(errc::fenced, fmt::format("managed ledger {} cursor {}: changed by another owner: {}", _ml.name(),
+                                               _name, put.error().message()));
     }
     co_return fail(std::move(put).error());
   }

@@ -32,9 +32,8 @@ managed_ledger::~managed_ledger() {
                   "managed ledger {} destroyed without close(), remove() or abandon()", _name);
 }
 
-awaitable<result<std::unique_ptr<managed_ledger>>> managed_ledger::open(std::string name,
-                                                                         managed_ledger_config config,
-                                                                         managed_ledger_deps deps) {
+awaitable<result<std::unique_ptr<managed_ledger>>> managed_ledger::open(std::string name, managed_ledger_config config,
+                                                                        managed_ledger_deps deps) {
   if (auto valid = check_managed_ledger_name(name); !valid) co_return fail(valid.error());
   auto executor = co_await asio::this_coro::executor;
   std::unique_ptr<managed_ledger> ml(new managed_ledger(std::move(name), std::move(config), deps, executor));
@@ -81,8 +80,8 @@ awaitable<result<void>> managed_ledger::load() {
       if (!reader && reader.error() == ledger::errc::no_such_ledger) {
         _ledger_list.erase(last);
       } else if (!reader) {
-        co_return fail(reader.error().code(),
-                       fmt::format("managed ledger {}: recovering ledger {}: {}", _name, last, reader.error().message()));
+        co_return fail(reader.error().code(), fmt::format("managed ledger {}: recovering ledger {}: {}", _name, last,
+                                                          reader.error().message()));
       } else {
         auto& info = _ledger_list[last];
         info.entries = static_cast<std::uint64_t>(reader.value()->last_entry().value() + 1);
@@ -138,8 +137,8 @@ awaitable<result<void>> managed_ledger::load_cursors() {
       spdlog::info("managed ledger {} cursor {}: {} acked ranges were not persisted; their messages are redelivered",
                    _name, cursor_name, info.value().ranges_dropped);
     }
-    auto c = std::unique_ptr<managed_cursor>(new managed_cursor(*this, cursor_name, durability::durable,
-                                                                std::move(info).value(), node->st.version));
+    auto c = std::unique_ptr<managed_cursor>(
+        new managed_cursor(*this, cursor_name, durability::durable, std::move(info).value(), node->st.version));
     _cursors.emplace(cursor_name, std::move(c));
   }
   co_return success();
@@ -169,14 +168,14 @@ awaitable<result<managed_cursor*>> managed_ledger::open_cursor(std::string name,
   if (_state != state::open) co_return fail(errc::closed, fmt::format("managed ledger {}", _name));
   if (auto* existing = find_cursor(name)) {
     if (existing->durability_kind() != kind) {
-      co_return fail(errc::cursor_exists, fmt::format("managed ledger {}: cursor {} is open with the other durability",
-                                                      _name, name));
+      co_return fail(errc::cursor_exists,
+                     fmt::format("managed ledger {}: cursor {} is open with the other durability", _name, name));
     }
     co_return existing;
   }
   cursor_info info;
-  info.mark_delete = start == initial_position::earliest ? position(_ledger_list.begin()->first, entry_id(-1))
-                                                          : last_confirmed();
+  info.mark_delete =
+      start == initial_position::earliest ? position(_ledger_list.begin()->first, entry_id(-1)) : last_confirmed();
   auto c = std::unique_ptr<managed_cursor>(new managed_cursor(*this, name, kind, std::move(info), -1));
   if (kind == durability::durable) {
     c->_dirty = true;

@@ -102,7 +102,7 @@ class managed_ledger {
   // Creates the managed ledger or loads it. Runs on, and binds the managed ledger to,
   // the calling coroutine's executor.
   static awaitable<result<std::unique_ptr<managed_ledger>>> open(std::string name, managed_ledger_config config,
-                                                                  managed_ledger_deps deps);
+                                                                 managed_ledger_deps deps);
   ~managed_ledger();
   managed_ledger(const managed_ledger&) = delete;
   managed_ledger& operator=(const managed_ledger&) = delete;

@@ -26,7 +26,7 @@ struct managed_ledger::pending_add {
   wire::shared_bytes data;
   base::clock::time_point started;
   base::clock::time_point sent_at;  // to the ledger, the last time
-  bool sent = false;  // to the current writer, and not failed
+  bool sent = false;                // to the current writer, and not failed
   std::optional<result<position>> outcome;
   io::oneshot_signal done;
 };
@@ -91,11 +91,11 @@ void managed_ledger::complete(const std::shared_ptr<pending_add>& op, result<pos
     ++_counters.adds_succeeded;
     _counters.bytes_added += op->data.size();
     const auto now = _clock.now();
-    const auto us = std::max<std::int64_t>(
-        std::chrono::duration_cast<std::chrono::microseconds>(now - op->started).count(), 0);
+    const auto us =
+        std::max<std::int64_t>(std::chrono::duration_cast<std::chrono::microseconds>(now - op->started).count(), 0);
     _write_stats.add_latency_us.record(us);
-    _write_stats.ledger_add_latency_us.record(std::max<std::int64_t>(
-        std::chrono::duration_cast<std::chrono::microseconds>(now - op->sent_at).count(), 0));
+    _write_stats.ledger_add_latency_us.record(
+        std::max<std::int64_t>(std::chrono::duration_cast<std::chrono::microseconds>(now - op->sent_at).count(), 0));
     _write_stats.entry_size.record(static_cast<std::int64_t>(op->data.size()));
   } else {
     ++_counters.adds_failed;
@@ -121,8 +121,7 @@ void managed_ledger::on_add_done(const std::shared_ptr<pending_add>& op, ledger_
     }
     return;
   }
-  MAGNETAR_ASSERT(!_pending.empty() && _pending.front() == op, "managed ledger {}: adds completed out of order",
-                  _name);
+  MAGNETAR_ASSERT(!_pending.empty() && _pending.front() == op, "managed ledger {}: adds completed out of order", _name);
   const position pos(ledger, added.value());
   auto& info = _ledger_list[ledger];
   info.entries = static_cast<std::uint64_t>(added.value().value() + 1);
@@ -179,8 +178,8 @@ awaitable<result<void>> managed_ledger::close_current_ledger() {
   auto closed = co_await _previous_writer->close();
   if (!closed) {
     if (closed.error() == ledger::errc::ledger_fenced) {
-      co_return fail(errc::fenced, fmt::format("managed ledger {}: closing ledger {}: {}", _name, id,
-                                               closed.error().message()));
+      co_return fail(errc::fenced,
+                     fmt::format("managed ledger {}: closing ledger {}: {}", _name, id, closed.error().message()));
     }
     // Its metadata still says open; a reader recovers it. Our counts are the confirmed adds.
     spdlog::warn("managed ledger {}: closing ledger {}: {}", _name, id, closed.error());

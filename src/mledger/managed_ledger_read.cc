@@ -240,7 +240,8 @@ awaitable<result<void>> managed_ledger::trim_locked() {
   for (const auto& [id, info] : _ledger_list) {
     if (id >= first_needed || id == current_ledger()) break;
     // Kept while within both bounds of retention; the oldest go first.
-    const bool expired = _config.retention_time.count() >= 0 && now_ms - info.timestamp_ms >= _config.retention_time.count();
+    const bool expired =
+        _config.retention_time.count() >= 0 && now_ms - info.timestamp_ms >= _config.retention_time.count();
     const bool over_size = _config.retention_size_bytes >= 0 &&
                            total_size - doomed_size > static_cast<std::uint64_t>(_config.retention_size_bytes);
     if (!expired && !over_size) break;

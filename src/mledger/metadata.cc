@@ -1,7 +1,7 @@
 #include "mledger/metadata.h"
 
-#include "mledger/errc.h"
 #include "meta/path.h"
+#include "mledger/errc.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -56,7 +56,8 @@ auto parse_json(std::string_view what, std::string_view text, F&& from) -> declt
 std::string to_json(const managed_ledger_info& info) {
   json ledgers = json::array();
   for (const auto& l : info.ledgers) {
-    ledgers.push_back({{"id", l.id.value()}, {"entries", l.entries}, {"size", l.size}, {"timestamp_ms", l.timestamp_ms}});
+    ledgers.push_back(
+        {{"id", l.id.value()}, {"entries", l.entries}, {"size", l.size}, {"timestamp_ms", l.timestamp_ms}});
   }
   json out{{"ledgers", std::move(ledgers)}, {"properties", info.properties}};
   if (info.terminated_at) {

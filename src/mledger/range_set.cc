@@ -172,8 +172,7 @@ auto corrupt(std::string_view what) { return fail(base::errc::corrupt_data, fmt:
 
 // base + delta + step when the sum stays within `limit`, else nothing. Computed wide, so
 // no varint read from disk can overflow it.
-std::optional<std::int64_t> checked_sum(std::int64_t base, std::uint64_t delta, std::int64_t step,
-                                        std::int64_t limit) {
+std::optional<std::int64_t> checked_sum(std::int64_t base, std::uint64_t delta, std::int64_t step, std::int64_t limit) {
   const __int128 sum = static_cast<__int128>(base) + delta + step;
   if (sum > limit) return std::nullopt;
   return static_cast<std::int64_t>(sum);
@@ -244,8 +243,7 @@ result<range_set> range_set::deserialize(std::span<const std::byte> bytes) {
       const auto first = checked_sum(previous_last, *gap, 2, max_entry);
       const auto last = first ? checked_sum(*first, *length, 0, max_entry) : std::nullopt;
       if (!last) return corrupt(fmt::format("entry id out of range in ledger {}", *ledger));
-      set._ranges.emplace_hint(set._ranges.end(), position(ledger_id(*ledger), entry_id(*first)),
-                               entry_id(*last));
+      set._ranges.emplace_hint(set._ranges.end(), position(ledger_id(*ledger), entry_id(*first)), entry_id(*last));
       set._size += static_cast<std::uint64_t>(*last - *first) + 1;
       previous_last = *last;
     }

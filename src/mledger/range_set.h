@@ -39,9 +39,7 @@ struct position_range {
   position last;
 
   ledger_id ledger() const { return first.ledger(); }
-  std::uint64_t size() const {
-    return static_cast<std::uint64_t>(last.entry().value() - first.entry().value()) + 1;
-  }
+  std::uint64_t size() const { return static_cast<std::uint64_t>(last.entry().value() - first.entry().value()) + 1; }
   // Upstream's exclusive lower endpoint: (L, first - 1).
   position open_lower() const { return {first.ledger(), entry_id(first.entry().value() - 1)}; }
 
@@ -158,9 +156,7 @@ struct fmt::formatter<magnetar::mledger::range_set> {
 
 namespace magnetar::mledger {
 
-inline std::ostream& operator<<(std::ostream& out, const position_range& r) {
-  return out << fmt::format("{}", r);
-}
+inline std::ostream& operator<<(std::ostream& out, const position_range& r) { return out << fmt::format("{}", r); }
 inline std::ostream& operator<<(std::ostream& out, const range_set& set) { return out << fmt::format("{}", set); }
 
 }  // namespace magnetar::mledger

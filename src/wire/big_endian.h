@@ -9,8 +9,7 @@
 namespace magnetar::wire {
 
 inline std::uint16_t load_be16(const std::byte* p) {
-  return static_cast<std::uint16_t>((std::to_integer<std::uint16_t>(p[0]) << 8) |
-                                    std::to_integer<std::uint16_t>(p[1]));
+  return static_cast<std::uint16_t>((std::to_integer<std::uint16_t>(p[0]) << 8) | std::to_integer<std::uint16_t>(p[1]));
 }
 
 inline std::uint32_t load_be32(const std::byte* p) {

@@ -48,8 +48,8 @@ std::uint32_t update_portable(std::uint32_t r, const std::byte* p, std::size_t n
   for (; n >= 8; p += 8, n -= 8) {
     const std::uint64_t w = load_le64(p) ^ r;
     r = slicing[7][w & 0xff] ^ slicing[6][(w >> 8) & 0xff] ^ slicing[5][(w >> 16) & 0xff] ^
-        slicing[4][(w >> 24) & 0xff] ^ slicing[3][(w >> 32) & 0xff] ^
-        slicing[2][(w >> 40) & 0xff] ^ slicing[1][(w >> 48) & 0xff] ^ slicing[0][w >> 56];
+        slicing[4][(w >> 24) & 0xff] ^ slicing[3][(w >> 32) & 0xff] ^ slicing[2][(w >> 40) & 0xff] ^
+        slicing[1][(w >> 48) & 0xff] ^ slicing[0][w >> 56];
   }
   for (; n > 0; ++p, --n) r = slicing[0][(r ^ std::to_integer<std::uint32_t>(*p)) & 0xff] ^ (r >> 8);
   return r;
@@ -113,8 +113,8 @@ __attribute__((target("sse4.2"))) inline std::uint64_t load64(const std::byte* p
 }
 
 template <std::size_t Lane>
-__attribute__((target("sse4.2"))) std::uint32_t three_lanes(std::uint32_t r, const std::byte*& p,
-                                                            std::size_t& n, const shift_table& join) {
+__attribute__((target("sse4.2"))) std::uint32_t three_lanes(std::uint32_t r, const std::byte*& p, std::size_t& n,
+                                                            const shift_table& join) {
   while (n >= 3 * Lane) {
     std::uint64_t a = r, b = 0, c = 0;
     for (const std::byte* end = p + Lane; p < end; p += 8) {
@@ -130,8 +130,7 @@ __attribute__((target("sse4.2"))) std::uint32_t three_lanes(std::uint32_t r, con
   return r;
 }
 
-__attribute__((target("sse4.2"))) std::uint32_t update_sse42(std::uint32_t r, const std::byte* p,
-                                                             std::size_t n) {
+__attribute__((target("sse4.2"))) std::uint32_t update_sse42(std::uint32_t r, const std::byte* p, std::size_t n) {
   // Aligned 8-byte loads are a little faster; unaligned ones are still correct.
   for (; n > 0 && (reinterpret_cast<std::uintptr_t>(p) & 7) != 0; ++p, --n) {
     r = _mm_crc32_u8(r, std::to_integer<std::uint8_t>(*p));

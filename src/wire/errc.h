@@ -15,12 +15,12 @@ namespace magnetar::wire {
 
 enum class errc {
   ok = 0,
-  frame_too_large,    // a frame's declared size is above the receiver's limit
-  malformed_frame,    // the sizes inside a frame don't add up, or a part is missing
-  bad_command,        // the command bytes don't parse, or the command has no type
-  unknown_command,    // the command's type number is not one this build knows
-  bad_metadata,       // the message or broker-entry metadata doesn't parse
-  checksum_mismatch,  // the crc32c of metadata and payload differs from the frame's
+  frame_too_large,     // a frame's declared size is above the receiver's limit
+  malformed_frame,     // the sizes inside a frame don't add up, or a part is missing
+  bad_command,         // the command bytes don't parse, or the command has no type
+  unknown_command,     // the command's type number is not one this build knows
+  bad_metadata,        // the message or broker-entry metadata doesn't parse
+  checksum_mismatch,   // the crc32c of metadata and payload differs from the frame's
   invalid_topic_name,  // a topic name in none of the forms Pulsar accepts
 };
 

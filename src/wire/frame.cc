@@ -50,8 +50,7 @@ bool parse(google::protobuf::MessageLite& message, std::span<const std::byte> by
 // Appends a payload frame up to where [metadata size] starts, for a section (metadata size,
 // metadata, payload) of `section_size` bytes, and reserves room for `then_appended`
 // more. Returns where the crc field is in `out`, still zero, if there is one.
-std::optional<std::size_t> append_payload_front(std::vector<std::byte>& out,
-                                                const proto::BaseCommand& command,
+std::optional<std::size_t> append_payload_front(std::vector<std::byte>& out, const proto::BaseCommand& command,
                                                 std::size_t section_size, std::size_t then_appended,
                                                 const payload_options& options) {
   const auto* entry_metadata = options.broker_entry_metadata;
@@ -92,8 +91,7 @@ std::optional<std::uint64_t> peek_type_number(std::span<const std::byte> bytes) 
 }
 
 std::string type_number_name(std::uint64_t number) {
-  if (number <= static_cast<std::uint64_t>(INT_MAX) &&
-      proto::BaseCommand::Type_IsValid(static_cast<int>(number))) {
+  if (number <= static_cast<std::uint64_t>(INT_MAX) && proto::BaseCommand::Type_IsValid(static_cast<int>(number))) {
     return proto::BaseCommand::Type_Name(static_cast<proto::BaseCommand::Type>(number));
   }
   return fmt::format("type {}", number);
@@ -130,9 +128,9 @@ result<void> decode_payload(frame& f, const shared_bytes& rest) {
     const std::uint32_t size = load_be32(rest.data() + at + magic_field);
     at += magic_field + size_field;
     if (size > left()) {
-      return fail(errc::malformed_frame,
-                  fmt::format("{} frame: broker entry metadata of {} bytes, but {} bytes are left", name,
-                              size, left()));
+      return fail(
+          errc::malformed_frame,
+          fmt::format("{} frame: broker entry metadata of {} bytes, but {} bytes are left", name, size, left()));
     }
     if (!parse(f.broker_entry_metadata.emplace(), rest.span().subspan(at, size))) {
       return fail(errc::bad_metadata,
@@ -163,9 +161,8 @@ result<void> decode_payload(frame& f, const shared_bytes& rest) {
   const std::uint32_t metadata_size = load_be32(section.data());
   if (metadata_size > section.size() - size_field) {
     if (!f.checksum_valid) return success();
-    return fail(errc::malformed_frame,
-                fmt::format("{} frame: metadata of {} bytes, but {} bytes are left", name, metadata_size,
-                            section.size() - size_field));
+    return fail(errc::malformed_frame, fmt::format("{} frame: metadata of {} bytes, but {} bytes are left", name,
+                                                   metadata_size, section.size() - size_field));
   }
   if (!parse(f.metadata, section.span().subspan(size_field, metadata_size))) {
     f.metadata.Clear();
@@ -220,10 +217,8 @@ void append_payload_command(std::vector<std::byte>& out, const proto::BaseComman
   if (checksum_at) store_be32(out.data() + *checksum_at, crc32c(out.data() + section_at, section_size));
 }
 
-std::vector<std::byte> encode_payload_command(const proto::BaseCommand& command,
-                                              const proto::MessageMetadata& metadata,
-                                              std::span<const std::byte> payload,
-                                              const payload_options& options) {
+std::vector<std::byte> encode_payload_command(const proto::BaseCommand& command, const proto::MessageMetadata& metadata,
+                                              std::span<const std::byte> payload, const payload_options& options) {
   std::vector<std::byte> out;
   append_payload_command(out, command, metadata, payload, options);
   return out;
@@ -245,8 +240,8 @@ result<void> decode_frame(shared_bytes bytes, frame& f) {
   }
   const std::uint32_t total = load_be32(bytes.data());
   if (total != bytes.size() - size_field) {
-    return fail(errc::malformed_frame, fmt::format("frame declares {} bytes after its size field but has {}",
-                                                   total, bytes.size() - size_field));
+    return fail(errc::malformed_frame, fmt::format("frame declares {} bytes after its size field but has {}", total,
+                                                   bytes.size() - size_field));
   }
   const std::uint32_t command_size = load_be32(bytes.data() + size_field);
   if (command_size > total - size_field) {
@@ -257,9 +252,9 @@ result<void> decode_frame(shared_bytes bytes, frame& f) {
   const auto command_bytes = bytes.span().subspan(2 * size_field, command_size);
   if (!parse(f.command, command_bytes)) {
     const auto number = peek_type_number(command_bytes);
-    return fail(errc::bad_command, fmt::format("{} of {} bytes doesn't parse",
-                                               number ? type_number_name(*number) + " command" : "command",
-                                               command_size));
+    return fail(errc::bad_command,
+                fmt::format("{} of {} bytes doesn't parse", number ? type_number_name(*number) + " command" : "command",
+                            command_size));
   }
   if (!f.command.has_type()) {
     if (const auto number = unknown_type_number(f.command)) {
@@ -271,8 +266,8 @@ result<void> decode_frame(shared_bytes bytes, frame& f) {
   const std::size_t rest_at = 2 * size_field + command_size;
   if (!is_payload_command(f.command.type())) {
     if (rest_at != bytes.size()) {
-      return fail(errc::malformed_frame, fmt::format("{} frame has {} bytes after its command",
-                                                     command_name(f.command), bytes.size() - rest_at));
+      return fail(errc::malformed_frame, fmt::format("{} frame has {} bytes after its command", command_name(f.command),
+                                                     bytes.size() - rest_at));
     }
     return success();
   }

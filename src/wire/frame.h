@@ -71,10 +71,8 @@ struct payload_options {
 // The encoders take any command type and don't enforce a peer's maximum frame size: that
 // is the caller's policy. A frame beyond 4 GiB, which the format can't express, asserts.
 std::vector<std::byte> encode_command(const proto::BaseCommand& command);
-std::vector<std::byte> encode_payload_command(const proto::BaseCommand& command,
-                                              const proto::MessageMetadata& metadata,
-                                              std::span<const std::byte> payload,
-                                              const payload_options& options = {});
+std::vector<std::byte> encode_payload_command(const proto::BaseCommand& command, const proto::MessageMetadata& metadata,
+                                              std::span<const std::byte> payload, const payload_options& options = {});
 
 // The same, appending to `out`, so that several frames go out in one write.
 void append_command(std::vector<std::byte>& out, const proto::BaseCommand& command);

@@ -85,8 +85,8 @@ result<std::optional<frame>> frame_decoder::next() {
     return fail(*_failure);
   }
   if (declared < size_field) {
-    _failure = error(errc::malformed_frame,
-                     fmt::format("frame declares {} bytes, too few for its command size", declared));
+    _failure =
+        error(errc::malformed_frame, fmt::format("frame declares {} bytes, too few for its command size", declared));
     return fail(*_failure);
   }
   if (buffered() < *length) return std::optional<frame>();

@@ -38,8 +38,7 @@ class shared_bytes {
 
   // The bytes [offset, offset + count) of this slice, sharing its buffer.
   shared_bytes slice(std::size_t offset, std::size_t count) const {
-    MAGNETAR_ASSERT(offset <= _size && count <= _size - offset, "slice [{}, +{}) of {} bytes", offset,
-                    count, _size);
+    MAGNETAR_ASSERT(offset <= _size && count <= _size - offset, "slice [{}, +{}) of {} bytes", offset, count, _size);
     return shared_bytes(_owner, {_data + offset, count});
   }
   shared_bytes slice(std::size_t offset) const { return slice(offset, _size - offset); }

@@ -27,10 +27,10 @@ class topic_name {
   // errc::invalid_topic_name with a detail naming what is wrong.
   static result<topic_name> parse(std::string_view name);
 
-  const std::string& domain() const { return _domain; }        // "persistent"
+  const std::string& domain() const { return _domain; }  // "persistent"
   const std::string& tenant() const { return _tenant; }
   const std::string& namespace_part() const { return _namespace; }  // "default"
-  const std::string& local_name() const { return _local; }     // "t-partition-2"
+  const std::string& local_name() const { return _local; }          // "t-partition-2"
   // Segments are stored like persistent topics.
   bool is_persistent() const { return _domain == "persistent" || _domain == "segment"; }
   bool is_scalable() const { return _domain == "topic"; }

@@ -2,8 +2,8 @@
 // standalone` process. Nothing is snapshotted before the kill (the snapshot interval is
 // far away and the topic never closes), so the restarted broker knows the producer's
 // sequence ids only by replaying the entries' metadata.
-#include "http/client.h"
 #include "broker/tests/raw_client.h"
+#include "http/client.h"
 #include "io/temp_directory.h"
 #include "tests/e2e/standalone_process.h"
 
@@ -52,7 +52,7 @@ TEST(deduplication_crash, AProducerResendingAfterAKill9GetsNoDuplicate) {
   server.start();
   const auto web = static_cast<std::uint16_t>(port_of(server.web_url()));
   auto enabled = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = web}, "POST",
-                                             "/admin/v2/namespaces/public/default/deduplication", "true");
+                                      "/admin/v2/namespaces/public/default/deduplication", "true");
   ASSERT_TRUE(enabled) << enabled.error();
   ASSERT_EQ(enabled.value().status, 204) << enabled.value().body;
   {
@@ -77,8 +77,9 @@ TEST(deduplication_crash, AProducerResendingAfterAKill9GetsNoDuplicate) {
     EXPECT_EQ(send(client, i).command.send_receipt().message_id().ledgerid(), minus_one) << "sequence id " << i;
   }
   EXPECT_NE(send(client, 20).command.send_receipt().message_id().ledgerid(), minus_one);
-  auto stats = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = static_cast<std::uint16_t>(port_of(server.web_url()))}, "GET",
-                                           "/admin/v2/persistent/public/default/dedup-crash/internalStats");
+  auto stats = magnetar::http::call(
+      magnetar::http::url{.host = "127.0.0.1", .port = static_cast<std::uint16_t>(port_of(server.web_url()))}, "GET",
+      "/admin/v2/persistent/public/default/dedup-crash/internalStats");
   ASSERT_TRUE(stats) << stats.error();
   EXPECT_EQ(nlohmann::json::parse(stats.value().body)["numberOfEntries"], 21);
   server.stop();

@@ -10,16 +10,16 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <regex>
-#include <sys/prctl.h>
 #include <string>
-#include <sys/wait.h>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
 extern char** environ;
@@ -40,9 +40,12 @@ class standalone_process {
     ASSERT_LT(_pid, 0) << "already running";
     const auto ready = _directory / "ready.json";
     std::filesystem::remove(ready);
-    std::vector<std::string> args{_binary,         "standalone",          "--data-dir", (_directory / "data").string(),
-                                  "--broker-port", std::to_string(_broker_port), "--web-port", std::to_string(_web_port),
-                                  "--ready-file",  ready.string(),       "--log-file", (_directory / "standalone.log").string()};
+    std::vector<std::string> args{_binary,         "standalone",
+                                  "--data-dir",    (_directory / "data").string(),
+                                  "--broker-port", std::to_string(_broker_port),
+                                  "--web-port",    std::to_string(_web_port),
+                                  "--ready-file",  ready.string(),
+                                  "--log-file",    (_directory / "standalone.log").string()};
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -69,7 +72,8 @@ class standalone_process {
     std::ifstream in(ready);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     std::smatch m;
-    ASSERT_TRUE(std::regex_search(text, m, std::regex(R"re("brokerServiceUrl": "([^"]+)".*"webServiceUrl": "([^"]+)")re")))
+    ASSERT_TRUE(
+        std::regex_search(text, m, std::regex(R"re("brokerServiceUrl": "([^"]+)".*"webServiceUrl": "([^"]+)")re")))
         << text;
     _service_url = m[1];
     _web_url = m[2];

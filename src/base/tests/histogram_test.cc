@@ -81,10 +81,14 @@ std::vector<std::int64_t> spiky_samples(std::size_t n, std::uint64_t seed) {
   std::vector<std::int64_t> out(n);
   for (auto& v : out) {
     const int k = pick(rng);
-    if (k < 850) v = std::max<std::int64_t>(std::llround(fast(rng)), 0);
-    else if (k < 940) v = std::max<std::int64_t>(std::llround(sync(rng)), 0);
-    else if (k < 990) v = repeated[k % 5];
-    else v = stall(rng);
+    if (k < 850)
+      v = std::max<std::int64_t>(std::llround(fast(rng)), 0);
+    else if (k < 940)
+      v = std::max<std::int64_t>(std::llround(sync(rng)), 0);
+    else if (k < 990)
+      v = repeated[k % 5];
+    else
+      v = stall(rng);
   }
   return out;
 }
@@ -486,7 +490,8 @@ TEST(histogram, deserialize_accepts_only_what_serialize_would_write) {
       bytes = "MGH\x01";
       bytes.push_back(static_cast<char>(1 + i % 5));
       // Small bytes make plausible headers and counts, which reach the deep checks.
-      for (std::size_t n = length(rng); n > 0; --n) bytes.push_back(static_cast<char>(i % 3 == 0 ? byte(rng) : small(rng)));
+      for (std::size_t n = length(rng); n > 0; --n)
+        bytes.push_back(static_cast<char>(i % 3 == 0 ? byte(rng) : small(rng)));
     } else {
       bytes = valid;
       bytes[position(rng)] = static_cast<char>(byte(rng));

@@ -16,9 +16,7 @@ TEST(murmur3_32, a_tail_after_the_blocks) { EXPECT_EQ(murmur3_32("Hello, world!"
 
 TEST(murmur3_32, seed_changes_the_hash) { EXPECT_EQ(murmur3_32("Hello, world!", 1234), 0xfaf6cdb3u); }
 
-TEST(murmur3_32, sentence) {
-  EXPECT_EQ(murmur3_32("The quick brown fox jumps over the lazy dog"), 0x2e4ff723u);
-}
+TEST(murmur3_32, sentence) { EXPECT_EQ(murmur3_32("The quick brown fox jumps over the lazy dog"), 0x2e4ff723u); }
 
 }  // namespace
 }  // namespace magnetar::base

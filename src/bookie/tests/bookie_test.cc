@@ -46,7 +46,8 @@ class bookie_test : public ::testing::Test {
   }
 
   result<void> add(bookie& b, std::int64_t ledger, std::int64_t entry, const std::string& payload) {
-    return io::block_on(shards[0], b.add_entry(ledger_id(ledger), entry_id(entry), entry_id(entry - 1), bytes_of(payload)));
+    return io::block_on(shards[0],
+                        b.add_entry(ledger_id(ledger), entry_id(entry), entry_id(entry - 1), bytes_of(payload)));
   }
   result<wire::shared_bytes> read(bookie& b, std::int64_t ledger, std::int64_t entry) {
     return io::block_on(shards[0], b.read_entry(ledger_id(ledger), entry_id(entry)));
@@ -200,7 +201,8 @@ TEST_F(bookie_test, concurrent_adds_from_every_shard_to_many_ledgers_all_complet
   for (int l = 0; l < ledgers; ++l) {
     io::spawn(shards[l % 2].executor(), [&, l]() -> awaitable<void> {
       for (int e = 0; e < per_ledger; ++e) {
-        auto r = co_await b->add_entry(ledger_id(l), entry_id(e), entry_id(e - 1), bytes_of(fmt::format("{}:{}", l, e)));
+        auto r =
+            co_await b->add_entry(ledger_id(l), entry_id(e), entry_id(e - 1), bytes_of(fmt::format("{}:{}", l, e)));
         (r ? acked : failed).fetch_add(1);
       }
     });

@@ -340,17 +340,26 @@ void disk_sync_streams(benchmark::State& state) {
   }
   base::histogram sync_ns(60'000'000'000);
   for (const auto& stream : streams) {
-    for (const auto& x : stream) sync_ns.record(std::chrono::duration_cast<std::chrono::nanoseconds>(x.end - x.start).count());
+    for (const auto& x : stream)
+      sync_ns.record(std::chrono::duration_cast<std::chrono::nanoseconds>(x.end - x.start).count());
   }
   const double elapsed = std::chrono::duration<double>(finished - begin).count();
   state.counters["syncs_per_s"] = static_cast<double>(sync_ns.total_count()) / elapsed;
   state.counters["sync_p50_us"] = sync_ns.value_at_percentile(50) / 1e3;
   state.counters["sync_p99_us"] = sync_ns.value_at_percentile(99) / 1e3;
-  state.counters["pacer_late_p99_us"] = std::max(late_ns[0].value_at_percentile(99), late_ns[1].value_at_percentile(99)) / 1e3;
+  state.counters["pacer_late_p99_us"] =
+      std::max(late_ns[0].value_at_percentile(99), late_ns[1].value_at_percentile(99)) / 1e3;
   state.counters["slow_contested"] = static_cast<double>(contested);
   state.counters["slow_overtaken"] = contested ? static_cast<double>(overtaken) / static_cast<double>(contested) : 0;
 }
-BENCHMARK(disk_sync_streams)->ArgName("rate")->Arg(600)->Arg(2000)->Arg(3500)->Iterations(1)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(disk_sync_streams)
+    ->ArgName("rate")
+    ->Arg(600)
+    ->Arg(2000)
+    ->Arg(3500)
+    ->Iterations(1)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace magnetar::bookie

@@ -84,7 +84,8 @@ TEST(journal_format, records_of_an_older_use_of_the_file_end_the_records) {
   const auto current = bytes.size();
   // A record left by the file's use as sequence 3, intact but for another salt.
   std::vector<std::byte> stale;
-  append_journal_record(stale, {journal_record_type::add_entry, ledger_id(9), entry_id(4), entry_id(3), bytes_of("old")});
+  append_journal_record(stale,
+                        {journal_record_type::add_entry, ledger_id(9), entry_id(4), entry_id(3), bytes_of("old")});
   stamp_journal_salt(stale, journal_salt(3));
   bytes.insert(bytes.end(), stale.begin(), stale.end());
   journal_scan scan;
@@ -108,8 +109,8 @@ TEST(journal_format, a_salt_stamped_into_a_group_reaches_every_record) {
 TEST(journal_format, version_1_records_without_a_salt_still_read) {
   // u32 body length | u32 crc32c(body) | body, as version 1 wrote them.
   std::vector<std::byte> salted;
-  append_journal_record(salted, {journal_record_type::add_entry, ledger_id(2), entry_id(0), entry_id(-1),
-                                 bytes_of("v1")});
+  append_journal_record(salted,
+                        {journal_record_type::add_entry, ledger_id(2), entry_id(0), entry_id(-1), bytes_of("v1")});
   std::vector<std::byte> v1(salted.begin(), salted.begin() + 8);
   v1.insert(v1.end(), salted.begin() + 12, salted.end());
   const auto seen = scan_all(v1, nullptr, std::nullopt);

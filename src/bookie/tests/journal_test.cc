@@ -161,7 +161,8 @@ TEST_F(journal_test, damage_before_a_newer_file_with_records_fails_the_replay) {
     for (int i = 0; i < 40; ++i) ASSERT_TRUE(append(*j, {add(1, i, std::string(200, 'x'))}));
   }
   // Flip a byte in the oldest file's first record: synced data "lost".
-  auto first = io::posix_file_system().open(dir / "journal/journal-0000000000000001.log", io::open_mode::read_write).value();
+  auto first =
+      io::posix_file_system().open(dir / "journal/journal-0000000000000001.log", io::open_mode::read_write).value();
   const std::byte flipped[1] = {std::byte{0x5a}};
   ASSERT_TRUE(first->write_at(journal_header_size + 20, flipped));
   auto j = open(o);
@@ -345,8 +346,7 @@ TEST_F(journal_test, only_max_spare_files_are_kept_and_the_rest_removed) {
   for (int i = 0; i < 60; ++i) ASSERT_TRUE(append(*j, {add(7, i, std::string(200, 'z'))}));
   ASSERT_TRUE(j->reclaim(j->checkpoint_mark()));
   auto names = fs.list(o.directory).value();
-  EXPECT_EQ(std::count_if(names.begin(), names.end(), [](const std::string& n) { return n.starts_with("spare-"); }),
-            1);
+  EXPECT_EQ(std::count_if(names.begin(), names.end(), [](const std::string& n) { return n.starts_with("spare-"); }), 1);
 }
 
 TEST_F(journal_test, a_next_file_that_could_not_be_prepared_ahead_is_made_at_the_roll_once_space_returns) {

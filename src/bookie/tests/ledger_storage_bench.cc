@@ -142,8 +142,7 @@ void BM_storage_gc_compaction(benchmark::State& state) {
     copied += stats.value().bytes_copied;
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(log_bytes));
-  state.counters["copied_MB/s"] =
-      benchmark::Counter(static_cast<double>(copied) / 1e6, benchmark::Counter::kIsRate);
+  state.counters["copied_MB/s"] = benchmark::Counter(static_cast<double>(copied) / 1e6, benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_storage_gc_compaction)->UseManualTime()->Unit(benchmark::kMillisecond);
 

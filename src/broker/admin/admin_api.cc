@@ -74,34 +74,35 @@ void admin_api::register_routes(router& routes) {
   };
   policy("/admin/v2/namespaces/{tenant}/{namespace}/deduplication", {"deduplicationEnabled"}, boolean, true);
   policy("/admin/v2/namespaces/{tenant}/{namespace}/messageTTL", {"message_ttl_in_seconds"}, non_negative, true);
-  policy("/admin/v2/namespaces/{tenant}/{namespace}/maxProducersPerTopic", {"max_producers_per_topic"},
-         non_negative, true);
-  policy("/admin/v2/namespaces/{tenant}/{namespace}/maxConsumersPerTopic", {"max_consumers_per_topic"},
-         non_negative, true);
-  policy("/admin/v2/namespaces/{tenant}/{namespace}/permissions/{role}", {"auth_policies", "namespace_auth", "{role}"},
-         [](const json& v) -> result<json> {
-           if (!v.is_array()) return fail(errc::invalid_request, "Expected a list of actions, e.g. [\"produce\"]");
-           for (const auto& action : v) {
-             if (!action.is_string()) return fail(errc::invalid_request, "Actions are strings");
-           }
-           return v;
-         },
+  policy("/admin/v2/namespaces/{tenant}/{namespace}/maxProducersPerTopic", {"max_producers_per_topic"}, non_negative,
          true);
+  policy("/admin/v2/namespaces/{tenant}/{namespace}/maxConsumersPerTopic", {"max_consumers_per_topic"}, non_negative,
+         true);
+  policy(
+      "/admin/v2/namespaces/{tenant}/{namespace}/permissions/{role}", {"auth_policies", "namespace_auth", "{role}"},
+      [](const json& v) -> result<json> {
+        if (!v.is_array()) return fail(errc::invalid_request, "Expected a list of actions, e.g. [\"produce\"]");
+        for (const auto& action : v) {
+          if (!action.is_string()) return fail(errc::invalid_request, "Actions are strings");
+        }
+        return v;
+      },
+      true);
   routes.add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/permissions", [this](incoming_request r) {
     return get_policy(std::move(r), {"auth_policies", "namespace_auth"});
   });
   // Pulsar names the quota's type in the query (backlogQuotaType, destination_storage
   // by default); the handler maps it to the field's last element. Stored in upstream's
   // form whatever names the body used.
-  policy("/admin/v2/namespaces/{tenant}/{namespace}/backlogQuota", {"backlog_quota_map", "?backlogQuotaType"},
-         [](const json& v) -> result<json> {
-           MAGNETAR_TRY(quota, backlog_quota_from_json(v));
-           return to_json(quota);
-         },
-         true);
-  routes.add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/backlogQuotaMap", [this](incoming_request r) {
-    return get_policy(std::move(r), {"backlog_quota_map"});
-  });
+  policy(
+      "/admin/v2/namespaces/{tenant}/{namespace}/backlogQuota", {"backlog_quota_map", "?backlogQuotaType"},
+      [](const json& v) -> result<json> {
+        MAGNETAR_TRY(quota, backlog_quota_from_json(v));
+        return to_json(quota);
+      },
+      true);
+  routes.add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/backlogQuotaMap",
+             [this](incoming_request r) { return get_policy(std::move(r), {"backlog_quota_map"}); });
 
   const std::string topic = "/admin/v2/persistent/{tenant}/{namespace}/{topic}";
   add("GET", "/admin/v2/persistent/{tenant}/{namespace}", &admin_api::list_topics);

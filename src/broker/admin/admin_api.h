@@ -15,9 +15,9 @@
 #pragma once
 
 #include "broker/admin/http_message.h"
-#include "broker/namespace/namespace_resources.h"
 #include "broker/admin/router.h"
 #include "broker/api/topic_admin.h"
+#include "broker/namespace/namespace_resources.h"
 
 #include <functional>
 #include <string>

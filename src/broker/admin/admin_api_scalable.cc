@@ -54,7 +54,8 @@ awaitable<http_response> admin_api::create_scalable(incoming_request request) {
   std::map<std::string, std::string> properties;
   if (!request.body.empty()) {
     auto body = parse_json(request.body);
-    if (!body || !body.value().is_object()) co_return error_response(400, "The body must be a JSON object of properties");
+    if (!body || !body.value().is_object())
+      co_return error_response(400, "The body must be a JSON object of properties");
     for (const auto& [key, value] : body.value().items()) {
       if (!value.is_string()) co_return error_response(400, "Property values are strings");
       properties[key] = value.get<std::string>();

@@ -65,7 +65,8 @@ awaitable<http_response> admin_api::create_topic(incoming_request request) {
   if (!exists.value()) co_return error_response(404, "Namespace does not exist");
   auto partitions = co_await _resources.partitioned_partitions(topic.value());
   if (!partitions) co_return error_to_response(partitions.error());
-  if (partitions.value() > 0 && topic.value().partition() < 0) co_return error_response(409, "This topic already exists");
+  if (partitions.value() > 0 && topic.value().partition() < 0)
+    co_return error_response(409, "This topic already exists");
   auto created = co_await _topics->create_topic(topic.value());
   if (!created && created.error() == errc::conflict) co_return error_response(409, "This topic already exists");
   if (!created) co_return error_to_response(created.error());
@@ -272,15 +273,16 @@ awaitable<http_response> admin_api::skip(incoming_request request) {
   auto topic = detail::topic_from(request);
   if (!topic) co_return error_to_response(topic.error());
   auto count = to_integer(request.param("count"));
-  if (!count || *count < 0) co_return error_response(400, fmt::format("Bad number of messages '{}'", request.param("count")));
+  if (!count || *count < 0)
+    co_return error_response(400, fmt::format("Bad number of messages '{}'", request.param("count")));
   if (_topics == nullptr) co_return detail::not_ready();
   auto partitions = co_await _resources.partitioned_partitions(topic.value());
   if (!partitions) co_return error_to_response(partitions.error());
   if (partitions.value() > 0 && topic.value().partition() < 0) {
     co_return error_response(405, "Skip messages on a partitioned topic is not allowed");
   }
-  auto skipped = co_await _topics->skip_messages(topic.value(), request.param("subscription"),
-                                                 static_cast<std::uint64_t>(*count));
+  auto skipped =
+      co_await _topics->skip_messages(topic.value(), request.param("subscription"), static_cast<std::uint64_t>(*count));
   if (!skipped) co_return error_to_response(skipped.error());
   co_return no_content();
 }

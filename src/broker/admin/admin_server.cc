@@ -16,8 +16,9 @@ admin_server::admin_server(const broker_config& config, meta::store& store, topi
                            http_server::options limits)
     : _resources(store, config.cluster_name), _api(_resources, topics) {
   _api.register_routes(_router);
-  _server = std::make_unique<http_server>(shard, with_address(config, std::move(limits)),
-                                          [this](incoming_request request) { return _router.dispatch(std::move(request)); });
+  _server =
+      std::make_unique<http_server>(shard, with_address(config, std::move(limits)),
+                                    [this](incoming_request request) { return _router.dispatch(std::move(request)); });
 }
 
 admin_server::~admin_server() = default;

@@ -22,10 +22,10 @@
 #include "base/result.h"
 #include "broker/admin/admin_api.h"
 #include "broker/admin/http_server.h"
-#include "broker/namespace/namespace_resources.h"
 #include "broker/admin/router.h"
 #include "broker/api/broker_config.h"
 #include "broker/api/topic_admin.h"
+#include "broker/namespace/namespace_resources.h"
 #include "io/shard.h"
 #include "meta/store.h"
 

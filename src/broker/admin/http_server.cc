@@ -2,11 +2,11 @@
 
 #include "io/run_on.h"
 
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-#include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include <map>
 
@@ -118,9 +118,9 @@ awaitable<void> serve(state_ptr st, tcp::socket socket, io::gate::pass pass) {
     }
     auto& incoming = parser.get();
     incoming_request request{.method = std::string(incoming.method_string()),
-                         .target = std::string(incoming.target()),
-                         .body = std::move(incoming.body()),
-                         .content_type = std::string(incoming[http::field::content_type])};
+                             .target = std::string(incoming.target()),
+                             .body = std::move(incoming.body()),
+                             .content_type = std::string(incoming[http::field::content_type])};
     const unsigned version = incoming.version();
     bool keep_alive = incoming.keep_alive();
     stream.expires_never();
@@ -180,7 +180,9 @@ result<void> http_server::start() {
   MAGNETAR_ASSERT(_port == 0, "http_server started twice");
   error_code ec;
   auto address = asio::ip::make_address(_options.address, ec);
-  if (ec) return fail(std::make_error_code(std::errc::invalid_argument), fmt::format("admin: bad listen address '{}'", _options.address));
+  if (ec)
+    return fail(std::make_error_code(std::errc::invalid_argument),
+                fmt::format("admin: bad listen address '{}'", _options.address));
   tcp::endpoint endpoint(address, _options.port);
   auto& acceptor = _state->acceptor;
   auto failed = [&](std::string_view what) {

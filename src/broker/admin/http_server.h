@@ -55,7 +55,7 @@ class http_server {
   // Stops accepting, closes connections, waits for requests in flight. Idempotent.
   awaitable<void> stop();
 
- // Shared with the server's coroutines (an implementation detail).
+  // Shared with the server's coroutines (an implementation detail).
   struct state;
 
  private:

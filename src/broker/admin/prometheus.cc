@@ -97,7 +97,8 @@ std::string render_metrics(std::string_view cluster, const std::map<std::string,
   w.sample("magnetar_ml_cache_hits_total", {{"cluster", cluster}}, static_cast<double>(broker.cache_hits));
   w.family("magnetar_ml_cache_misses_total", "counter", "Entry reads that missed the entry cache.");
   w.sample("magnetar_ml_cache_misses_total", {{"cluster", cluster}}, static_cast<double>(broker.cache_misses));
-  w.family("magnetar_ml_cache_inserts_total", "counter", "Entries put into the entry cache (added or read from storage).");
+  w.family("magnetar_ml_cache_inserts_total", "counter",
+           "Entries put into the entry cache (added or read from storage).");
   w.sample("magnetar_ml_cache_inserts_total", {{"cluster", cluster}}, static_cast<double>(broker.cache_inserts));
   w.family("magnetar_ml_cache_evictions_total", "counter",
            "Entries evicted from the entry cache, at the end of their time to live or for room.");
@@ -240,8 +241,7 @@ std::string render_metrics(std::string_view cluster, const std::map<std::string,
     auto it = labelled.begin();
     for (const auto& [name, stats] : topics) {
       for (const auto& [sub_name, sub] : stats.subscriptions) {
-        w.sample(f.name,
-                 {{"cluster", cluster}, {"namespace", it->first}, {"topic", name}, {"subscription", sub_name}},
+        w.sample(f.name, {{"cluster", cluster}, {"namespace", it->first}, {"topic", name}, {"subscription", sub_name}},
                  f.value(sub));
       }
       ++it;

@@ -112,7 +112,8 @@ awaitable<http_response> router::dispatch(incoming_request request) const {
   const route* r = find(*path, request.method, &allow);
   if (r == nullptr) {
     if (!allow.empty()) {
-      auto response = error_response(405, fmt::format("Method {} not allowed here; allowed: {}", request.method, allow));
+      auto response =
+          error_response(405, fmt::format("Method {} not allowed here; allowed: {}", request.method, allow));
       response.allow = allow;
       co_return response;
     }

@@ -12,31 +12,26 @@ namespace magnetar::broker::admin {
 using nlohmann::json;
 
 json to_json(const publisher_stats& s) {
-  return json{{"producerName", s.producer_name},
-              {"producerId", s.producer_id},
-              {"address", s.address},
-              {"connectedSince", s.connected_since},
-              {"accessMode", s.access_mode},
-              {"msgRateIn", s.msg_rate_in},
-              {"msgThroughputIn", s.msg_throughput_in},
-              {"averageMsgSize", s.average_msg_size},
-              {"metadata", json::object()}};
+  return json{
+      {"producerName", s.producer_name},        {"producerId", s.producer_id},          {"address", s.address},
+      {"connectedSince", s.connected_since},    {"accessMode", s.access_mode},          {"msgRateIn", s.msg_rate_in},
+      {"msgThroughputIn", s.msg_throughput_in}, {"averageMsgSize", s.average_msg_size}, {"metadata", json::object()}};
 }
 
 json to_json(const consumer_stats& s) {
   json out{{"consumerName", s.consumer_name},
-              {"address", s.address},
-              {"connectedSince", s.connected_since},
-              {"msgRateOut", s.msg_rate_out},
-              {"msgThroughputOut", s.msg_throughput_out},
-              {"msgRateRedeliver", s.msg_rate_redeliver},
-              {"msgOutCounter", s.msg_out_counter},
-              {"bytesOutCounter", s.bytes_out_counter},
-              {"availablePermits", s.available_permits},
-              {"unackedMessages", s.unacked_messages},
-              {"priorityLevel", s.priority_level},
-              {"blockedConsumerOnUnackedMsgs", s.blocked_consumer_on_unacked_msgs},
-              {"metadata", json::object()}};
+           {"address", s.address},
+           {"connectedSince", s.connected_since},
+           {"msgRateOut", s.msg_rate_out},
+           {"msgThroughputOut", s.msg_throughput_out},
+           {"msgRateRedeliver", s.msg_rate_redeliver},
+           {"msgOutCounter", s.msg_out_counter},
+           {"bytesOutCounter", s.bytes_out_counter},
+           {"availablePermits", s.available_permits},
+           {"unackedMessages", s.unacked_messages},
+           {"priorityLevel", s.priority_level},
+           {"blockedConsumerOnUnackedMsgs", s.blocked_consumer_on_unacked_msgs},
+           {"metadata", json::object()}};
   if (!s.key_hash_ranges.empty()) {
     // Upstream gives both: "[start, end]" strings and, newer, [start, end] pairs.
     json text = json::array();
@@ -97,12 +92,8 @@ json to_json(const topic_stats& s) {
 }
 
 json to_json(const ledger_internal_stats& s) {
-  return json{{"ledgerId", s.ledger_id},
-              {"entries", s.entries},
-              {"size", s.size},
-              {"timestamp", s.timestamp},
-              {"offloaded", false},
-              {"underReplicated", false}};
+  return json{{"ledgerId", s.ledger_id},  {"entries", s.entries}, {"size", s.size},
+              {"timestamp", s.timestamp}, {"offloaded", false},   {"underReplicated", false}};
 }
 
 json to_json(const cursor_internal_stats& s) {
@@ -210,7 +201,8 @@ result<message_id_body> parse_message_id(std::string_view body, message_position
   if (word == "earliest" || word == "\"earliest\"") return message_id_body{.position = message_position::earliest()};
   MAGNETAR_TRY(parsed, parse_json(body));
   if (!parsed.is_object()) {
-    return fail(errc::invalid_request, "Expected a message id: {\"ledgerId\": L, \"entryId\": E} or \"latest\"/\"earliest\"");
+    return fail(errc::invalid_request,
+                "Expected a message id: {\"ledgerId\": L, \"entryId\": E} or \"latest\"/\"earliest\"");
   }
   auto integer = [&](const char* name, std::int64_t fallback) -> result<std::int64_t> {
     auto it = parsed.find(name);

@@ -12,16 +12,16 @@
 namespace magnetar::broker {
 
 struct broker_config {
-  std::string cluster_name = "standalone";           // clusterName
-  std::string bind_address = "0.0.0.0";              // bindAddress
-  std::string advertised_address = "localhost";      // advertisedAddress: what lookups answer
-  std::uint16_t broker_service_port = 6650;          // brokerServicePort (0: any free port)
-  std::uint16_t web_service_port = 8080;             // webServicePort (0: any free port)
-  std::size_t max_message_size = 5 * 1024 * 1024;    // maxMessageSize: the largest frame taken
-  bool allow_auto_topic_creation = true;             // allowAutoTopicCreation
+  std::string cluster_name = "standalone";                         // clusterName
+  std::string bind_address = "0.0.0.0";                            // bindAddress
+  std::string advertised_address = "localhost";                    // advertisedAddress: what lookups answer
+  std::uint16_t broker_service_port = 6650;                        // brokerServicePort (0: any free port)
+  std::uint16_t web_service_port = 8080;                           // webServicePort (0: any free port)
+  std::size_t max_message_size = 5 * 1024 * 1024;                  // maxMessageSize: the largest frame taken
+  bool allow_auto_topic_creation = true;                           // allowAutoTopicCreation
   std::string allow_auto_topic_creation_type = "non-partitioned";  // allowAutoTopicCreationType
-  int default_num_partitions = 1;                    // defaultNumPartitions
-  std::chrono::seconds keep_alive_interval{30};      // keepAliveIntervalSeconds
+  int default_num_partitions = 1;                                  // defaultNumPartitions
+  std::chrono::seconds keep_alive_interval{30};                    // keepAliveIntervalSeconds
   // Publishes a connection may have awaiting their receipt before the broker stops
   // reading from it (maxPendingPublishRequestsPerConnection).
   std::size_t max_pending_publish_requests_per_connection = 1000;

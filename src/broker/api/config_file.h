@@ -39,8 +39,7 @@ enum class setting_outcome {
 
 // Applies one `key=value`. base::errc::invalid_argument for an unknown key or a bad value; the
 // detail starts with the key ("brokerServicePort: '70000' is not a port (0..65535)").
-result<setting_outcome> apply_config_setting(broker_config& config, std::string_view key,
-                                             std::string_view value);
+result<setting_outcome> apply_config_setting(broker_config& config, std::string_view key, std::string_view value);
 
 // Checks that need several settings (quorums: ack <= write <= ensemble).
 result<void> validate_broker_config(const broker_config& config);

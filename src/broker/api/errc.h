@@ -13,24 +13,24 @@ namespace magnetar::broker {
 
 enum class errc {
   ok = 0,
-  topic_not_found,         // no such topic, and auto-creation is off or not allowed here
+  topic_not_found,  // no such topic, and auto-creation is off or not allowed here
   subscription_not_found,
   namespace_not_found,
   tenant_not_found,
-  conflict,                // it exists already
-  precondition_failed,     // it is in use (consumers, producers) and force is off
-  not_allowed,             // the request is valid but the broker's settings forbid it
-  invalid_request,         // a field is missing or out of range
-  consumer_busy,           // exclusive subscription taken, or a consumer id reused
-  producer_busy,           // exclusive producer present, or a producer name in use
-  producer_fenced,         // a newer exclusive producer took over
-  service_not_ready,       // the topic is closing or loading; retry after a lookup
-  persistence_error,       // storage failed the write or read
-  metadata_error,          // the metadata store failed
-  too_many_requests,       // a pending-request limit is reached
+  conflict,             // it exists already
+  precondition_failed,  // it is in use (consumers, producers) and force is off
+  not_allowed,          // the request is valid but the broker's settings forbid it
+  invalid_request,      // a field is missing or out of range
+  consumer_busy,        // exclusive subscription taken, or a consumer id reused
+  producer_busy,        // exclusive producer present, or a producer name in use
+  producer_fenced,      // a newer exclusive producer took over
+  service_not_ready,    // the topic is closing or loading; retry after a lookup
+  persistence_error,    // storage failed the write or read
+  metadata_error,       // the metadata store failed
+  too_many_requests,    // a pending-request limit is reached
   topic_terminated,
   unsupported_version,
-  consumer_assign_error,   // a Key_Shared consumer's hash ranges clash with another's
+  consumer_assign_error,  // a Key_Shared consumer's hash ranges clash with another's
   // The topic's backlog is over its quota: a producer may not attach. Two codes because
   // upstream tells the client which policy applies (hold: it retries; exception: fails).
   producer_blocked_quota_hold,

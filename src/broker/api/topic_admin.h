@@ -61,10 +61,10 @@ struct subscription_stats {
   std::uint64_t msg_out_counter = 0;
   std::uint64_t bytes_out_counter = 0;
   std::uint64_t unacked_messages = 0;
-  std::uint64_t msg_delayed = 0;  // Shared, Key_Shared: entries held for their deliver time
-  std::uint64_t msg_in_replay = 0;  // entries waiting to be delivered again
+  std::uint64_t msg_delayed = 0;            // Shared, Key_Shared: entries held for their deliver time
+  std::uint64_t msg_in_replay = 0;          // entries waiting to be delivered again
   std::uint64_t draining_hashes_count = 0;  // Key_Shared
-  std::string active_consumer_name;  // Exclusive and Failover only
+  std::string active_consumer_name;         // Exclusive and Failover only
   std::vector<consumer_stats> consumers;
 };
 
@@ -170,8 +170,7 @@ class topic_admin {
   virtual awaitable<result<void>> create_subscription(wire::topic_name topic, std::string subscription,
                                                       message_position start) = 0;
   // errc::precondition_failed when it has consumers and `force` is false.
-  virtual awaitable<result<void>> delete_subscription(wire::topic_name topic, std::string subscription,
-                                                      bool force) = 0;
+  virtual awaitable<result<void>> delete_subscription(wire::topic_name topic, std::string subscription, bool force) = 0;
   // Moves the subscription so the next message delivered is the one at `to`.
   virtual awaitable<result<void>> reset_cursor(wire::topic_name topic, std::string subscription,
                                                message_position to) = 0;

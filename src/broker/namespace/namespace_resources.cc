@@ -138,8 +138,8 @@ std::optional<backlog_quota_policy> backlog_quota_policy_of(std::string_view nam
 }
 
 json to_json(const backlog_quota& q) {
-  return json{{"limit", q.limit_size}, {"limitSize", q.limit_size}, {"limitTime", q.limit_time},
-              {"policy", name_of(q.policy)}};
+  return json{
+      {"limit", q.limit_size}, {"limitSize", q.limit_size}, {"limitTime", q.limit_time}, {"policy", name_of(q.policy)}};
 }
 
 result<backlog_quota> backlog_quota_from_json(const json& value) {
@@ -263,7 +263,8 @@ awaitable<result<void>> namespace_resources::delete_tenant(std::string tenant) {
   if (!removed && removed.error() == meta::errc::not_empty) {
     co_return fail(errc::conflict, "The tenant still has active namespaces");
   }
-  if (!removed && removed.error() == meta::errc::not_found) co_return fail(errc::tenant_not_found, "Tenant does not exist");
+  if (!removed && removed.error() == meta::errc::not_found)
+    co_return fail(errc::tenant_not_found, "Tenant does not exist");
   if (!removed) co_return store_error(removed.error());
   co_return success();
 }
@@ -298,7 +299,8 @@ awaitable<result<json>> namespace_resources::get_policies(std::string namespace_
 awaitable<result<void>> namespace_resources::create_namespace(std::string namespace_name, json policies,
                                                               std::optional<int> bundles) {
   if (!valid_namespace(namespace_name)) co_return fail(errc::invalid_request, "Namespace name is not valid");
-  if (!policies.is_null() && !policies.is_object()) co_return fail(errc::invalid_request, "Policies must be a JSON object");
+  if (!policies.is_null() && !policies.is_object())
+    co_return fail(errc::invalid_request, "Policies must be a JSON object");
   const int count = bundles.value_or(default_bundles);
   if (count < 1 || count > 1024) co_return fail(errc::invalid_request, "The number of bundles must be 1 to 1024");
   auto tenant = co_await _store.exists(tenant_path(tenant_of(namespace_name)));
@@ -410,10 +412,12 @@ awaitable<result<void>> namespace_resources::update_partitions(wire::topic_name 
   if (!got.value()) co_return fail(errc::topic_not_found, "Partitioned topic does not exist");
   MAGNETAR_CO_TRY(metadata, parse_stored(path, got.value()->value));
   auto current = metadata.find("partitions");
-  if (current == metadata.end() || !current->is_number_integer() || current->get<int>() != from) co_return fail(errc::conflict, "The partitions changed concurrently");
+  if (current == metadata.end() || !current->is_number_integer() || current->get<int>() != from)
+    co_return fail(errc::conflict, "The partitions changed concurrently");
   metadata["partitions"] = to;
   auto put = co_await _store.put(path, metadata.dump(), got.value()->st.version);
-  if (!put && put.error() == meta::errc::bad_version) co_return fail(errc::conflict, "The partitions changed concurrently");
+  if (!put && put.error() == meta::errc::bad_version)
+    co_return fail(errc::conflict, "The partitions changed concurrently");
   if (!put) co_return store_error(put.error());
   co_return success();
 }

@@ -4,8 +4,8 @@
 // Plain values and pure functions; thread-safe.
 #pragma once
 
-#include "broker/namespace/namespace_resources.h"
 #include "broker/api/broker_config.h"
+#include "broker/namespace/namespace_resources.h"
 
 #include <nlohmann/json.hpp>
 

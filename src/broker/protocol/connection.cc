@@ -1,11 +1,11 @@
 #include "broker/protocol/connection.h"
 
 #include "base/log.h"
-#include "broker/protocol/broker_context.h"
-#include "broker/topic/consumer.h"
-#include "broker/protocol/handlers/handlers.h"
-#include "broker/topic/producer.h"
 #include "broker/api/protocol_error.h"
+#include "broker/protocol/broker_context.h"
+#include "broker/protocol/handlers/handlers.h"
+#include "broker/topic/consumer.h"
+#include "broker/topic/producer.h"
 #include "broker/topic/topic.h"
 #include "io/run_on.h"
 #include "wire/errc.h"
@@ -155,7 +155,7 @@ void connection::handle_frame(wire::frame& frame) {
   const auto type = frame.command.type();
   if (!_connected && type != proto::BaseCommand::CONNECT) {
     spdlog::warn("connection {} ({}): {} before CONNECT: closing", _id, _remote_address,
-                      wire::command_name(frame.command));
+                 wire::command_name(frame.command));
     close();
     return;
   }

@@ -29,11 +29,11 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <functional>
 #include <utility>
 #include <vector>
 

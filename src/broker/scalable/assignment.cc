@@ -10,8 +10,7 @@ bool assignable(const segment_layout& layout, const segment_info& segment, const
                      [&](std::uint64_t parent) { return layout.find(parent) == nullptr || drained.contains(parent); });
 }
 
-std::map<std::string, consumer_assignment> compute_assignments(const segment_layout& layout,
-                                                               const topic_parts& topic,
+std::map<std::string, consumer_assignment> compute_assignments(const segment_layout& layout, const topic_parts& topic,
                                                                const std::set<std::string>& consumers,
                                                                const std::set<std::uint64_t>& drained) {
   std::vector<const segment_info*> candidates;

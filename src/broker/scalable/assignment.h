@@ -47,8 +47,7 @@ struct topic_parts {
 bool assignable(const segment_layout& layout, const segment_info& segment, const std::set<std::uint64_t>& drained);
 
 // By consumer name.
-std::map<std::string, consumer_assignment> compute_assignments(const segment_layout& layout,
-                                                               const topic_parts& topic,
+std::map<std::string, consumer_assignment> compute_assignments(const segment_layout& layout, const topic_parts& topic,
                                                                const std::set<std::string>& consumers,
                                                                const std::set<std::uint64_t>& drained);
 

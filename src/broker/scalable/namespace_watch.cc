@@ -22,7 +22,8 @@ proto::BaseCommand update_for(std::uint64_t watch_id) {
 
 }  // namespace
 
-void scalable_service::watch_namespace(std::shared_ptr<client_channel> conn, proto::CommandWatchScalableTopics command) {
+void scalable_service::watch_namespace(std::shared_ptr<client_channel> conn,
+                                       proto::CommandWatchScalableTopics command) {
   io::spawn(_deps.home.executor(), [this, conn = std::move(conn), command = std::move(command)]() mutable {
     return do_watch_namespace(std::move(conn), std::move(command));
   });

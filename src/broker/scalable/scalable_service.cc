@@ -95,7 +95,8 @@ void scalable_service::watch(std::shared_ptr<client_channel> conn, proto::Comman
   });
 }
 
-awaitable<void> scalable_service::do_watch(std::shared_ptr<client_channel> conn, proto::CommandScalableTopicLookup command) {
+awaitable<void> scalable_service::do_watch(std::shared_ptr<client_channel> conn,
+                                           proto::CommandScalableTopicLookup command) {
   auto answer_error = [&](proto::ServerError code, std::string message) {
     proto::BaseCommand reply;
     reply.set_type(proto::BaseCommand::SCALABLE_TOPIC_UPDATE);
@@ -164,11 +165,10 @@ void scalable_service::connection_closed(std::uint64_t connection_id) {
       std::erase_if(state.watchers, [&](const auto& entry) { return entry.first.first == connection_id; });
       for (auto& [sub, coordinator] : state.coordinators) {
         coordinator->connection_closed(connection_id, [this, topic = state.name, sub = sub](std::string consumer) {
-          io::spawn(_deps.home.executor(),
-                    [this, topic, sub, consumer = std::move(consumer)]() -> awaitable<void> {
-                      auto removed = co_await _store.remove_consumer(topic, sub, consumer);
-                      if (!removed) spdlog::warn("scalable: dropping {} of {}: {}", consumer, sub, removed.error());
-                    });
+          io::spawn(_deps.home.executor(), [this, topic, sub, consumer = std::move(consumer)]() -> awaitable<void> {
+            auto removed = co_await _store.remove_consumer(topic, sub, consumer);
+            if (!removed) spdlog::warn("scalable: dropping {} of {}: {}", consumer, sub, removed.error());
+          });
         });
       }
     }

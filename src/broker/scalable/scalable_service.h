@@ -17,10 +17,10 @@
 #pragma once
 
 #include "base/clock.h"
-#include "broker/scalable/scalable_store.h"
-#include "broker/scalable/subscription_coordinator.h"
 #include "broker/api/scalable_admin.h"
 #include "broker/api/topic_admin.h"
+#include "broker/scalable/scalable_store.h"
+#include "broker/scalable/subscription_coordinator.h"
 #include "io/shard.h"
 #include "meta/store.h"
 #include "proto/pulsar_api.pb.h"
@@ -136,7 +136,7 @@ class scalable_service final : public scalable_admin {
   scalable_store _store;
   std::optional<meta::session_id> _session;
   meta::listener_handle _listener;
-  std::map<std::string, topic_state> _topics;  // by topic://... name
+  std::map<std::string, topic_state> _topics;                                                // by topic://... name
   std::map<std::pair<std::uint64_t, std::uint64_t>, namespace_watcher> _namespace_watchers;  // (connection, watch)
   bool _stopped = false;
 };

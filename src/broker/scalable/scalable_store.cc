@@ -82,8 +82,8 @@ awaitable<result<void>> scalable_store::add_subscription(const wire::topic_name&
 
 awaitable<result<void>> scalable_store::add_consumer(const wire::topic_name& topic, const std::string& subscription,
                                                      const std::string& consumer) {
-  auto put = co_await _store.put(fmt::format("{}/consumers/{}", subscription_path(topic, subscription), consumer),
-                                 "{}", -1);
+  auto put =
+      co_await _store.put(fmt::format("{}/consumers/{}", subscription_path(topic, subscription), consumer), "{}", -1);
   if (!put && !is_bad_version(put.error())) co_return fail(std::move(put).error());
   co_return success();
 }

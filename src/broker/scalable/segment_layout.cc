@@ -110,8 +110,8 @@ std::string segment_descriptor(const segment_info& segment) {
   return wire::segment_descriptor(segment.range.start, segment.range.end, segment.id);
 }
 
-std::string segment_topic_name(const std::string& tenant, const std::string& namespace_part,
-                               const std::string& local, const segment_info& segment) {
+std::string segment_topic_name(const std::string& tenant, const std::string& namespace_part, const std::string& local,
+                               const segment_info& segment) {
   return wire::segment_topic_name(fmt::format("{}/{}/{}", tenant, namespace_part, local), segment.range.start,
                                   segment.range.end, segment.id);
 }

@@ -80,7 +80,7 @@ struct segment_layout::change {
 // "<start %04x>-<end %04x>-<id>", the last part of a segment topic's name.
 std::string segment_descriptor(const segment_info& segment);
 // segment://<tenant>/<namespace>/<local>/<descriptor>, for topic://<tenant>/<namespace>/<local>.
-std::string segment_topic_name(const std::string& tenant, const std::string& namespace_part,
-                               const std::string& local, const segment_info& segment);
+std::string segment_topic_name(const std::string& tenant, const std::string& namespace_part, const std::string& local,
+                               const segment_info& segment);
 
 }  // namespace magnetar::broker::scalable

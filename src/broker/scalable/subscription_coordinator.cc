@@ -11,8 +11,7 @@ namespace magnetar::broker::scalable {
 
 subscription_coordinator::subscription_coordinator(asio::any_io_executor executor, base::clock& clock,
                                                    coordinator_settings settings, wire::topic_name topic,
-                                                   std::string subscription, segment_layout layout,
-                                                   drain_probe probe)
+                                                   std::string subscription, segment_layout layout, drain_probe probe)
     : _executor(std::move(executor)),
       _clock(clock),
       _settings(settings),
@@ -136,9 +135,8 @@ awaitable<void> subscription_coordinator::drain_loop(std::uint64_t generation, b
     for (auto id : candidates) {
       const auto* segment = _layout.find(id);
       if (segment == nullptr) continue;
-      const bool drained =
-          co_await _probe(segment_topic_name(_parts.tenant, _parts.namespace_part, _parts.local, *segment),
-                          _subscription);
+      const bool drained = co_await _probe(
+          segment_topic_name(_parts.tenant, _parts.namespace_part, _parts.local, *segment), _subscription);
       if (generation != _drain_generation) co_return;
       if (drained) {
         _drained.insert(id);

@@ -2,9 +2,9 @@
 
 #include "bookie/bookie.h"
 #include "broker/admin/admin_server.h"
-#include "broker/namespace/namespace_resources.h"
-#include "broker/broker_service.h"
 #include "broker/api/errc.h"
+#include "broker/broker_service.h"
+#include "broker/namespace/namespace_resources.h"
 #include "io/block_on.h"
 #include "io/blocking_pool.h"
 #include "io/shard.h"
@@ -82,8 +82,7 @@ result<void> standalone::start() {
   MAGNETAR_TRY(p.admin->start());
   // The cluster, tenant `public` and namespace `public/default`, as a Pulsar standalone
   // has them from its first start.
-  MAGNETAR_TRY(io::block_on(p.shard_set[0],
-                            p.resources->ensure_defaults(web_service_url(), p.broker->service_url())));
+  MAGNETAR_TRY(io::block_on(p.shard_set[0], p.resources->ensure_defaults(web_service_url(), p.broker->service_url())));
   spdlog::info("standalone ready: {} (admin {})", p.broker->service_url(), web_service_url());
   return success();
 }

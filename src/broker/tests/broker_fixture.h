@@ -69,10 +69,10 @@ class broker_test : public ::testing::Test {
     return m;
   }
 
-  static proto::BaseCommand subscribe_command(const std::string& topic, const std::string& subscription,
-                                              std::uint64_t consumer_id, std::uint64_t request_id,
-                                              proto::CommandSubscribe::SubType type = proto::CommandSubscribe::Exclusive,
-                                              const std::string& consumer_name = "c") {
+  static proto::BaseCommand subscribe_command(
+      const std::string& topic, const std::string& subscription, std::uint64_t consumer_id, std::uint64_t request_id,
+      proto::CommandSubscribe::SubType type = proto::CommandSubscribe::Exclusive,
+      const std::string& consumer_name = "c") {
     proto::BaseCommand c;
     c.set_type(proto::BaseCommand::SUBSCRIBE);
     auto& s = *c.mutable_subscribe();

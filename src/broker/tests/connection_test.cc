@@ -92,7 +92,8 @@ TEST_F(connection_test, PartitionedMetadataOfPlainTopicIsZero) {
   request.mutable_partitionmetadata()->set_request_id(3);
   client->send(request);
   auto reply = client->expect(proto::BaseCommand::PARTITIONED_METADATA_RESPONSE);
-  EXPECT_EQ(reply.command.partitionmetadataresponse().response(), proto::CommandPartitionedTopicMetadataResponse::Success);
+  EXPECT_EQ(reply.command.partitionmetadataresponse().response(),
+            proto::CommandPartitionedTopicMetadataResponse::Success);
   EXPECT_EQ(reply.command.partitionmetadataresponse().partitions(), 0u);
 }
 

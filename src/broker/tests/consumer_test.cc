@@ -110,7 +110,8 @@ TEST_F(consumer_test, AcknowledgedMessagesAreNotDeliveredAgain) {
     client->expect(proto::BaseCommand::SUCCESS);
     client->send(flow_command(1, 10));
     std::vector<proto::MessageIdData> ids;
-    for (int i = 0; i < 3; ++i) ids.push_back(client->expect(proto::BaseCommand::MESSAGE).command.message().message_id());
+    for (int i = 0; i < 3; ++i)
+      ids.push_back(client->expect(proto::BaseCommand::MESSAGE).command.message().message_id());
     client->send(ack_command(1, ids[1], proto::CommandAck::Cumulative));
     proto::BaseCommand close = command_of(proto::BaseCommand::CLOSE_CONSUMER);
     close.mutable_close_consumer()->set_consumer_id(1);

@@ -6,8 +6,8 @@
 // system clock, in this process) when the message arrives, so a slow machine makes a
 // test slower, never wrong. "Not yet" is checked only right after publishing, by a
 // PING answered before anything else arrives.
-#include "http/client.h"
 #include "broker/tests/broker_fixture.h"
+#include "http/client.h"
 
 #include <nlohmann/json.hpp>
 
@@ -81,7 +81,7 @@ class delayed_delivery_test : public broker_test {
   // The subscription's stats from the admin API (null when it is not there).
   json subscription_stats(const std::string& topic) {
     auto r = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = server->web_port()}, "GET",
-                                 "/admin/v2/persistent/public/default/" + topic + "/stats");
+                                  "/admin/v2/persistent/public/default/" + topic + "/stats");
     EXPECT_TRUE(r) << r.error();
     if (!r || r.value().status != 200) return nullptr;
     return json::parse(r.value().body)["subscriptions"]["s"];

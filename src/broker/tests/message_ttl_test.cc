@@ -22,9 +22,9 @@ class message_ttl_test : public policies_test {
       client->send_payload(send_command(1, sequence), metadata("p", sequence), "old" + std::to_string(i));
       client->expect(proto::BaseCommand::SEND_RECEIPT);
     }
-    const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                            std::chrono::system_clock::now().time_since_epoch())
-                            .count();
+    const auto now_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
     for (int i = 0; i < new_count; ++i, ++sequence) {
       auto m = metadata("p", sequence);
       m.set_publish_time(static_cast<std::uint64_t>(now_ms));

@@ -3,8 +3,8 @@
 // periodic checks bring about (polled, with a generous deadline: no fixed sleeps).
 #pragma once
 
-#include "http/client.h"
 #include "broker/tests/broker_fixture.h"
+#include "http/client.h"
 
 #include <nlohmann/json.hpp>
 
@@ -18,7 +18,8 @@ class policies_test : public broker_test {
   static constexpr const char* ns = "/admin/v2/namespaces/public/default";
 
   magnetar::http::reply call(std::string_view method, const std::string& target, std::string_view body = {}) {
-    auto r = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = server->web_port()}, method, target, body);
+    auto r = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = server->web_port()}, method, target,
+                                  body);
     EXPECT_TRUE(r) << r.error();
     return r ? std::move(r).value() : magnetar::http::reply{};
   }
@@ -49,15 +50,16 @@ class policies_test : public broker_test {
 
   // A producer named `name`; the PRODUCER_SUCCESS (or the ERROR) it got.
   static wire::frame create_producer(raw_client& client, const std::string& topic, std::uint64_t id,
-                                     const std::string& name, proto::BaseCommand::Type expected =
-                                                                  proto::BaseCommand::PRODUCER_SUCCESS) {
+                                     const std::string& name,
+                                     proto::BaseCommand::Type expected = proto::BaseCommand::PRODUCER_SUCCESS) {
     client.send(producer_command(topic, id, 1000 + id, name));
     return client.expect(expected);
   }
 
   // One SEND of `name`'s message `sequence_id` (payload "m<id>"), and its answer.
   static wire::frame send(raw_client& client, std::uint64_t producer_id, const std::string& name,
-                          std::uint64_t sequence_id, proto::BaseCommand::Type expected = proto::BaseCommand::SEND_RECEIPT) {
+                          std::uint64_t sequence_id,
+                          proto::BaseCommand::Type expected = proto::BaseCommand::SEND_RECEIPT) {
     client.send_payload(send_command(producer_id, sequence_id), metadata(name, sequence_id),
                         "m" + std::to_string(sequence_id));
     return client.expect(expected);

@@ -21,8 +21,8 @@ class retention_test : public policies_test {
 };
 
 TEST_F(retention_test, TheNamespaceRetentionIsShown) {
-  ASSERT_EQ(call("POST", std::string(ns) + "/retention",
-                 R"({"retentionTimeInMinutes": 60, "retentionSizeInMB": 512})").status,
+  ASSERT_EQ(call("POST", std::string(ns) + "/retention", R"({"retentionTimeInMinutes": 60, "retentionSizeInMB": 512})")
+                .status,
             204);
   EXPECT_EQ(nlohmann::json::parse(call("GET", std::string(ns) + "/retention").body),
             (nlohmann::json{{"retentionTimeInMinutes", 60}, {"retentionSizeInMB", 512}}));
@@ -33,9 +33,9 @@ TEST_F(retention_test, ANamespaceRetentionOfNoneTrimsWhatTheBrokerDefaultKept) {
   auto client = connected_client();
   publish(*client, "r1", 8);  // no subscription: every closed ledger is consumed
   ASSERT_GT(ledgers("r1"), 2u);
-  ASSERT_EQ(call("POST", std::string(ns) + "/retention", R"({"retentionTimeInMinutes": 0, "retentionSizeInMB": 0})")
-                .status,
-            204);
+  ASSERT_EQ(
+      call("POST", std::string(ns) + "/retention", R"({"retentionTimeInMinutes": 0, "retentionSizeInMB": 0})").status,
+      204);
   EXPECT_TRUE(eventually([&] { return ledgers("r1") == 1; }));
 }
 

@@ -178,8 +178,7 @@ TEST_F(scalable_topic_test, StreamConsumersShareTheSegmentsByName) {
   first->send(stream_subscribe("topic://public/default/orders", "s", "b", 1, 1));
   auto alone = first->expect(proto::BaseCommand::SCALABLE_TOPIC_SUBSCRIBE_RESPONSE).command;
   ASSERT_FALSE(alone.scalabletopicsubscriberesponse().has_error()) << alone.DebugString();
-  EXPECT_EQ(segment_ids(alone.scalabletopicsubscriberesponse().assignment()),
-            (std::vector<std::uint64_t>{0, 1, 2, 3}));
+  EXPECT_EQ(segment_ids(alone.scalabletopicsubscriberesponse().assignment()), (std::vector<std::uint64_t>{0, 1, 2, 3}));
   auto second = connected_client();
   second->send(stream_subscribe("topic://public/default/orders", "s", "a", 5, 2));
   auto joined = second->expect(proto::BaseCommand::SCALABLE_TOPIC_SUBSCRIBE_RESPONSE).command;

@@ -1,9 +1,9 @@
 // Raw-frame tests of the subscriptions where several consumers receive at once: Shared
 // (round robin, priority levels, unacked limits, redelivery) and Key_Shared (one owner
 // per key, STICKY ranges, order kept while consumers join), and batch-index acks.
-#include "http/client.h"
-#include "broker/topic/sticky_key.h"
 #include "broker/tests/broker_fixture.h"
+#include "broker/topic/sticky_key.h"
+#include "http/client.h"
 
 #include <gmock/gmock.h>
 #include <nlohmann/json.hpp>
@@ -50,7 +50,7 @@ class shared_subscription_test : public broker_test {
   // The subscription's consumer stats by name, from the admin API.
   std::map<std::string, json> consumer_stats(const std::string& topic) {
     auto r = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = server->web_port()}, "GET",
-                                 "/admin/v2/persistent/public/default/" + topic + "/stats");
+                                  "/admin/v2/persistent/public/default/" + topic + "/stats");
     EXPECT_TRUE(r) << r.error();
     std::map<std::string, json> out;
     if (!r) return out;
@@ -69,7 +69,8 @@ class shared_subscription_test : public broker_test {
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     auto stats = consumer_stats(topic);
-    FAIL() << name << " never had " << permits << " permits: " << (stats.contains(name) ? stats[name].dump() : "gone") << " of " << stats.size();
+    FAIL() << name << " never had " << permits << " permits: " << (stats.contains(name) ? stats[name].dump() : "gone")
+           << " of " << stats.size();
   }
 
   // The consumer whose keyHashRanges (admin stats) cover the key.
@@ -335,7 +336,8 @@ TEST_F(shared_subscription_test, BatchIndexAcksLeaveTheRestOfTheBatchToRedeliver
   partial.set_ack_set(0, 0);
   a->send(ack_command(1, partial));
   for (int i = 0; i < 3000; ++i) {
-    auto r = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = server->web_port()}, "GET", "/admin/v2/persistent/public/default/bi1/stats");
+    auto r = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = server->web_port()}, "GET",
+                                  "/admin/v2/persistent/public/default/bi1/stats");
     if (r && json::parse(r.value().body)["subscriptions"]["s"]["msgBacklog"].get<int>() == 0) return;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }

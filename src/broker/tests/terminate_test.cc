@@ -1,8 +1,8 @@
 // Raw-frame tests of topic termination (what seals a segment of a scalable topic):
 // producers closed and refused, racing SENDs refused, REACHED_END_OF_TOPIC for
 // consumers that acknowledged everything; and a segment:// topic served like any other.
-#include "http/client.h"
 #include "broker/tests/broker_fixture.h"
+#include "http/client.h"
 
 #include <nlohmann/json.hpp>
 
@@ -32,7 +32,7 @@ class terminate_test : public broker_test {
   // Reads frames until one of each wanted type came, in any order; a frame of another
   // type fails the test.
   static std::map<proto::BaseCommand::Type, wire::frame> expect_all(raw_client& client,
-                                                                     std::vector<proto::BaseCommand::Type> wanted) {
+                                                                    std::vector<proto::BaseCommand::Type> wanted) {
     std::map<proto::BaseCommand::Type, wire::frame> got;
     while (!wanted.empty()) {
       auto frame = client.next();
@@ -229,7 +229,8 @@ TEST_F(terminate_test, TerminatingAMissingTopicIs404) {
 TEST_F(terminate_test, ASegmentTopicIsServedLikeAPersistentOne) {
   const std::string segment = "segment://public/default/st/0000-ffff-0";
   // Segments exist once their scalable topic's controller made them.
-  auto created = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = server->web_port()}, "PUT", "/admin/v2/scalable/public/default/st");
+  auto created = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = server->web_port()}, "PUT",
+                                      "/admin/v2/scalable/public/default/st");
   ASSERT_TRUE(created) << created.error();
   ASSERT_EQ(created.value().status, 204) << created.value().body;
   auto client = connected_client();
@@ -238,7 +239,8 @@ TEST_F(terminate_test, ASegmentTopicIsServedLikeAPersistentOne) {
   metadata_request.mutable_partitionmetadata()->set_topic(segment);
   metadata_request.mutable_partitionmetadata()->set_request_id(3);
   client->send(metadata_request);
-  auto partitions = client->expect(proto::BaseCommand::PARTITIONED_METADATA_RESPONSE).command.partitionmetadataresponse();
+  auto partitions =
+      client->expect(proto::BaseCommand::PARTITIONED_METADATA_RESPONSE).command.partitionmetadataresponse();
   EXPECT_EQ(partitions.response(), proto::CommandPartitionedTopicMetadataResponse::Success);
   EXPECT_EQ(partitions.partitions(), 0u);
   proto::BaseCommand lookup;

@@ -1,8 +1,8 @@
 #include "broker/topic/backlog_quota.h"
 
 #include "base/log.h"
-#include "broker/topic/cursor_moves.h"
 #include "broker/api/errc.h"
+#include "broker/topic/cursor_moves.h"
 #include "broker/topic/topic.h"
 
 #include <fmt/format.h>
@@ -10,8 +10,6 @@
 namespace magnetar::broker {
 
 namespace {
-
-
 
 // Upstream's reduction factor: eviction aims below the quota, so that the next check
 // does not evict again at once.

@@ -5,9 +5,13 @@
 
 namespace magnetar::broker {
 
-consumer::consumer(std::shared_ptr<client_channel> conn, std::shared_ptr<topic> owner, std::uint64_t id, std::string name,
-                   int priority_level)
-    : _conn(std::move(conn)), _topic(std::move(owner)), _id(id), _name(std::move(name)), _priority_level(priority_level) {}
+consumer::consumer(std::shared_ptr<client_channel> conn, std::shared_ptr<topic> owner, std::uint64_t id,
+                   std::string name, int priority_level)
+    : _conn(std::move(conn)),
+      _topic(std::move(owner)),
+      _id(id),
+      _name(std::move(name)),
+      _priority_level(priority_level) {}
 
 void consumer::send_entry(const mledger::entry& e, pending_entry what, std::uint32_t redelivery_count,
                           const std::vector<std::int64_t>& ack_set) {

@@ -17,8 +17,7 @@ constexpr std::size_t replay_batch = 100;
 // completes the message, so only it counts (else the message's own later chunks would
 // look like duplicates).
 bool is_partial_chunk(const proto::MessageMetadata& m) {
-  return m.has_num_chunks_from_msg() && m.num_chunks_from_msg() > 1 &&
-         m.chunk_id() + 1 < m.num_chunks_from_msg();
+  return m.has_num_chunks_from_msg() && m.num_chunks_from_msg() > 1 && m.chunk_id() + 1 < m.num_chunks_from_msg();
 }
 
 }  // namespace
@@ -90,8 +89,8 @@ awaitable<result<void>> deduplication::replay_after(mledger::position from) {
         spdlog::warn("{}: deduplication replay skips entry {}: {}", _topic, e.pos, metadata.error());
       } else if (!is_partial_chunk(metadata.value()) && metadata.value().has_producer_name()) {
         const auto& m = metadata.value();
-        const auto highest = std::max(static_cast<std::int64_t>(m.sequence_id()),
-                                      static_cast<std::int64_t>(m.highest_sequence_id()));
+        const auto highest =
+            std::max(static_cast<std::int64_t>(m.sequence_id()), static_cast<std::int64_t>(m.highest_sequence_id()));
         record(m.producer_name(), highest);
       }
       _last_persisted = e.pos;

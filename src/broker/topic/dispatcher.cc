@@ -65,7 +65,8 @@ awaitable<void> dispatcher::read(read_plan plan, std::shared_ptr<io::gate::pass>
   if (replay) {
     entries = co_await read_replay(plan.replay);
   } else {
-    entries = co_await _sub.cursor().read_entries(plan.new_entries, _sub.owner().config().dispatcher_max_read_size_bytes);
+    entries =
+        co_await _sub.cursor().read_entries(plan.new_entries, _sub.owner().config().dispatcher_max_read_size_bytes);
   }
   _reading = false;
   if (_sub.is_closing()) co_return;

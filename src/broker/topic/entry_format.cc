@@ -37,8 +37,8 @@ result<proto::MessageMetadata> entry_metadata(const wire::shared_bytes& entry) {
 
 int messages_in(const proto::MessageMetadata& metadata) { return std::max(1, metadata.num_messages_in_batch()); }
 
-wire::shared_bytes entry_for_send(const proto::MessageMetadata& metadata, const wire::shared_bytes& metadata_and_payload,
-                                  std::int64_t now_ms) {
+wire::shared_bytes entry_for_send(const proto::MessageMetadata& metadata,
+                                  const wire::shared_bytes& metadata_and_payload, std::int64_t now_ms) {
   if (metadata.has_publish_time() && metadata.publish_time() != 0) return metadata_and_payload;
   proto::MessageMetadata stamped = metadata;
   stamped.set_publish_time(static_cast<std::uint64_t>(now_ms));

@@ -27,7 +27,7 @@ int messages_in(const proto::MessageMetadata& metadata);
 
 // The entry to store for a SEND: `metadata_and_payload` as received, or, when the
 // producer set no publish time, the same with `now_ms` as its publish time.
-wire::shared_bytes entry_for_send(const proto::MessageMetadata& metadata, const wire::shared_bytes& metadata_and_payload,
-                                  std::int64_t now_ms);
+wire::shared_bytes entry_for_send(const proto::MessageMetadata& metadata,
+                                  const wire::shared_bytes& metadata_and_payload, std::int64_t now_ms);
 
 }  // namespace magnetar::broker

@@ -1,7 +1,7 @@
 #include "broker/topic/key_shared_dispatcher.h"
 
-#include "broker/topic/consumer.h"
 #include "broker/api/errc.h"
+#include "broker/topic/consumer.h"
 #include "broker/topic/sticky_key.h"
 #include "broker/topic/subscription.h"
 #include "broker/topic/topic.h"
@@ -16,17 +16,16 @@ result<void> key_shared_dispatcher::consumer_added(consumer& c, const proto::Com
     // The first consumer sets the subscription's mode.
     _mode = meta.keysharedmode();
     _allow_out_of_order = meta.allowoutoforderdelivery();
-    _selector = _mode == proto::STICKY ? make_sticky_range_selector()
-                                       : make_consistent_hash_selector(
-                                             _sub.owner().config().key_shared_consistent_hashing_replica_points);
+    _selector = _mode == proto::STICKY
+                    ? make_sticky_range_selector()
+                    : make_consistent_hash_selector(_sub.owner().config().key_shared_consistent_hashing_replica_points);
   } else if (meta.keysharedmode() != _mode) {
-    return fail(errc::consumer_busy, fmt::format("Key_Shared subscription {} is in mode {}, not {}", _sub.name(),
-                                                 proto::KeySharedMode_Name(_mode),
-                                                 proto::KeySharedMode_Name(meta.keysharedmode())));
-  } else if (meta.allowoutoforderdelivery() != _allow_out_of_order) {
     return fail(errc::consumer_busy,
-                fmt::format("Key_Shared subscription {} has allowOutOfOrderDelivery={}", _sub.name(),
-                            _allow_out_of_order));
+                fmt::format("Key_Shared subscription {} is in mode {}, not {}", _sub.name(),
+                            proto::KeySharedMode_Name(_mode), proto::KeySharedMode_Name(meta.keysharedmode())));
+  } else if (meta.allowoutoforderdelivery() != _allow_out_of_order) {
+    return fail(errc::consumer_busy, fmt::format("Key_Shared subscription {} has allowOutOfOrderDelivery={}",
+                                                 _sub.name(), _allow_out_of_order));
   }
   MAGNETAR_TRY(_selector->add(c, meta));
   update_draining();

@@ -1,8 +1,8 @@
 #include "broker/topic/key_shared_selector.h"
 
 #include "base/murmur3.h"
-#include "broker/topic/consumer.h"
 #include "broker/api/errc.h"
+#include "broker/topic/consumer.h"
 #include "broker/topic/sticky_key.h"
 
 #include <fmt/format.h>
@@ -96,9 +96,9 @@ class consistent_hash_selector final : public key_shared_selector {
 
   const int _points;
   std::map<std::uint32_t, std::vector<consumer*>> _ring;
-  std::vector<std::uint32_t> _marks;                     // the ring's marks, ascending
+  std::vector<std::uint32_t> _marks;                   // the ring's marks, ascending
   std::vector<const std::vector<consumer*>*> _owners;  // each mark's consumers, in _ring
-  std::vector<std::uint32_t> _first_mark_of_bucket;      // index of the first mark >= the bucket's start
+  std::vector<std::uint32_t> _first_mark_of_bucket;    // index of the first mark >= the bucket's start
 };
 
 class sticky_range_selector final : public key_shared_selector {
@@ -110,8 +110,8 @@ class sticky_range_selector final : public key_shared_selector {
     std::vector<std::pair<int, int>> wanted;
     for (const auto& r : meta.hashranges()) {
       if (r.start() < 0 || r.end() >= static_cast<int>(key_hash_ring_size) || r.start() > r.end()) {
-        return fail(errc::consumer_assign_error,
-                    fmt::format("hash range [{}, {}] is not within [0, {}]", r.start(), r.end(), key_hash_ring_size - 1));
+        return fail(errc::consumer_assign_error, fmt::format("hash range [{}, {}] is not within [0, {}]", r.start(),
+                                                             r.end(), key_hash_ring_size - 1));
       }
       for (const auto& [start, end] : wanted) {
         if (r.start() <= end && start <= r.end()) {

@@ -6,8 +6,9 @@
 
 namespace magnetar::broker {
 
-producer::producer(std::shared_ptr<client_channel> conn, std::shared_ptr<topic> owner, std::uint64_t id, std::string name,
-                   proto::ProducerAccessMode mode, std::uint64_t epoch, std::uint64_t request_id, bool ready)
+producer::producer(std::shared_ptr<client_channel> conn, std::shared_ptr<topic> owner, std::uint64_t id,
+                   std::string name, proto::ProducerAccessMode mode, std::uint64_t epoch, std::uint64_t request_id,
+                   bool ready)
     : _conn(std::move(conn)),
       _topic(std::move(owner)),
       _id(id),

@@ -74,9 +74,7 @@ shared_dispatcher::replay_iterator shared_dispatcher::skip_acked_replay(replay_i
   return it;
 }
 
-bool shared_dispatcher::can_receive(const consumer& c) const {
-  return c.permits() > 0 && !_sub.over_unacked_limit(c);
-}
+bool shared_dispatcher::can_receive(const consumer& c) const { return c.permits() > 0 && !_sub.over_unacked_limit(c); }
 
 dispatcher::read_plan shared_dispatcher::plan_read() {
   read_plan plan;
@@ -86,8 +84,8 @@ dispatcher::read_plan shared_dispatcher::plan_read() {
     if (can_receive(*c)) permits += c->permits();
   }
   if (permits <= 0) return plan;
-  const auto max = std::min<std::size_t>(_sub.owner().config().dispatcher_max_read_batch_size,
-                                         static_cast<std::size_t>(permits));
+  const auto max =
+      std::min<std::size_t>(_sub.owner().config().dispatcher_max_read_batch_size, static_cast<std::size_t>(permits));
   plan.replay = pick_replay(max);
   plan.new_entries = new_entries_allowed(max);
   return plan;

@@ -98,7 +98,7 @@ class shared_dispatcher : public dispatcher {
   delayed_delivery_tracker _delayed;
   // Made on first use, on the topic's shard (a timer lives where it waits).
   std::unique_ptr<io::timer> _delay_timer;
-  bool _delay_waiting = false;     // wait_for_delayed runs
+  bool _delay_waiting = false;        // wait_for_delayed runs
   std::int64_t _delay_wakeup_ms = 0;  // what it waits for
 };
 

@@ -1,11 +1,11 @@
 #include "broker/topic/subscription.h"
 
 #include "base/log.h"
-#include "broker/topic/topic_registry.h"
 #include "broker/api/client_channel.h"
-#include "broker/topic/consumer.h"
 #include "broker/api/errc.h"
+#include "broker/topic/consumer.h"
 #include "broker/topic/topic.h"
+#include "broker/topic/topic_registry.h"
 
 #include <fmt/format.h>
 
@@ -96,8 +96,8 @@ void subscription::tell_end_of_topic_if_drained() {
 result<void> subscription::apply_ack(consumer& c, const proto::CommandAck& ack) {
   if (ack.ack_type() == proto::CommandAck::Cumulative) {
     if (shares_entries(_type)) {
-      return fail(errc::not_allowed, fmt::format("cumulative acks are not allowed on {} subscription {}",
-                                                 type_name(_type), _name));
+      return fail(errc::not_allowed,
+                  fmt::format("cumulative acks are not allowed on {} subscription {}", type_name(_type), _name));
     }
     if (ack.message_id_size() != 1) {
       return fail(errc::invalid_request, "a cumulative ack carries exactly one message id");

@@ -13,9 +13,9 @@
 #pragma once
 
 #include "base/result.h"
+#include "broker/api/topic_admin.h"
 #include "broker/topic/dispatcher.h"
 #include "broker/topic/rate_meter.h"
-#include "broker/api/topic_admin.h"
 #include "io/asio.h"
 #include "mledger/managed_cursor.h"
 #include "proto/pulsar_api.pb.h"

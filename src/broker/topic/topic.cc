@@ -1,14 +1,14 @@
 #include "broker/topic/topic.h"
 
 #include "base/log.h"
-#include "broker/topic/backlog_quota.h"
-#include "broker/topic/topic_registry.h"
 #include "broker/api/client_channel.h"
-#include "broker/topic/cursor_moves.h"
-#include "broker/topic/consumer.h"
 #include "broker/api/errc.h"
-#include "broker/topic/producer.h"
 #include "broker/api/protocol_error.h"
+#include "broker/topic/backlog_quota.h"
+#include "broker/topic/consumer.h"
+#include "broker/topic/cursor_moves.h"
+#include "broker/topic/producer.h"
+#include "broker/topic/topic_registry.h"
 #include "io/run_on.h"
 #include "mledger/errc.h"
 
@@ -85,8 +85,8 @@ result<std::shared_ptr<producer>> topic::add_producer(std::shared_ptr<client_cha
   for (const auto* list : {&_producers, &_waiting_exclusive}) {
     for (const auto& p : *list) {
       if (p->name() == name) {
-        return fail(errc::producer_busy, fmt::format("Producer with name '{}' is already connected to topic {}",
-                                                     name, _full_name));
+        return fail(errc::producer_busy,
+                    fmt::format("Producer with name '{}' is already connected to topic {}", name, _full_name));
       }
     }
   }
@@ -104,8 +104,8 @@ result<std::shared_ptr<producer>> topic::add_producer(std::shared_ptr<client_cha
     return fail(errc::producer_busy, fmt::format("Topic {} has producers waiting for exclusive access", _full_name));
   }
   if (!waits && !_producers.empty() && (mode != proto::Shared || _producers.front()->access_mode() != proto::Shared)) {
-    return fail(errc::producer_busy, fmt::format("Topic {} has an exclusive producer, or already has producers",
-                                                 _full_name));
+    return fail(errc::producer_busy,
+                fmt::format("Topic {} has an exclusive producer, or already has producers", _full_name));
   }
   auto p = std::make_shared<producer>(std::move(conn), shared_from_this(), request.producer_id(), std::move(name), mode,
                                       request.epoch(), request.request_id(), /*ready=*/!waits);
@@ -195,17 +195,16 @@ void topic::publish(std::shared_ptr<producer> p, std::uint64_t sequence_id, std:
   }
   _in.record(static_cast<std::uint64_t>(messages), entry.size());
   p->meter().record(static_cast<std::uint64_t>(messages), entry.size());
-  io::spawn(_shard.executor(), [self = shared_from_this(), p = std::move(p), sequence_id, highest_sequence_id,
-                                entry = std::move(entry), deduplicated,
-                                held = std::make_shared<io::gate::pass>(std::move(pass).value())]() mutable {
-    return self->append(std::move(p), sequence_id, highest_sequence_id, std::move(entry), deduplicated,
-                        std::move(held));
-  });
+  io::spawn(_shard.executor(),
+            [self = shared_from_this(), p = std::move(p), sequence_id, highest_sequence_id, entry = std::move(entry),
+             deduplicated, held = std::make_shared<io::gate::pass>(std::move(pass).value())]() mutable {
+              return self->append(std::move(p), sequence_id, highest_sequence_id, std::move(entry), deduplicated,
+                                  std::move(held));
+            });
 }
 
-awaitable<void> topic::append(std::shared_ptr<producer> p, std::uint64_t sequence_id,
-                              std::uint64_t highest_sequence_id, wire::shared_bytes entry, bool deduplicated,
-                              std::shared_ptr<io::gate::pass> /*held*/) {
+awaitable<void> topic::append(std::shared_ptr<producer> p, std::uint64_t sequence_id, std::uint64_t highest_sequence_id,
+                              wire::shared_bytes entry, bool deduplicated, std::shared_ptr<io::gate::pass> /*held*/) {
   auto added = co_await _ledger->add_entry(std::move(entry));
   if (added) {
     if (deduplicated) _dedup->persisted(p->name(), static_cast<std::int64_t>(highest_sequence_id), added.value());
@@ -247,10 +246,9 @@ awaitable<result<std::shared_ptr<subscription>>> topic::open_subscription(const 
   const auto& name = request.subscription();
   if (auto existing = find_subscription(name)) {
     if (existing->type() != request.subtype() && !existing->consumers().empty()) {
-      co_return fail(errc::consumer_busy,
-                     fmt::format("Subscription {} is of type {}, not {}", name,
-                                 proto::CommandSubscribe::SubType_Name(existing->type()),
-                                 proto::CommandSubscribe::SubType_Name(request.subtype())));
+      co_return fail(errc::consumer_busy, fmt::format("Subscription {} is of type {}, not {}", name,
+                                                      proto::CommandSubscribe::SubType_Name(existing->type()),
+                                                      proto::CommandSubscribe::SubType_Name(request.subtype())));
     }
     if (existing->type() == request.subtype()) co_return existing;
     // Nobody is on it: it takes the newcomer's type, as upstream re-creates the dispatcher.
@@ -258,11 +256,11 @@ awaitable<result<std::shared_ptr<subscription>>> topic::open_subscription(const 
     _subscriptions.erase(name);
   }
   const bool durable = request.durable();
-  const auto start = request.initialposition() == proto::CommandSubscribe::Earliest ? mledger::initial_position::earliest
-                                                                                     : mledger::initial_position::latest;
-  MAGNETAR_CO_TRY(cursor, co_await _ledger->open_cursor(name, start,
-                                                       durable ? mledger::durability::durable
-                                                               : mledger::durability::non_durable));
+  const auto start = request.initialposition() == proto::CommandSubscribe::Earliest
+                         ? mledger::initial_position::earliest
+                         : mledger::initial_position::latest;
+  MAGNETAR_CO_TRY(cursor, co_await _ledger->open_cursor(
+                              name, start, durable ? mledger::durability::durable : mledger::durability::non_durable));
   if (!durable && request.has_start_message_id()) {
     // A reader starts at the given entry: the client drops the messages before its
     // start (all of the entry when the start is exclusive), as upstream clients do.
@@ -306,15 +304,17 @@ void topic::remove_consumer(const consumer& c) {
     auto pass = _gate.enter();
     if (!pass) return;
     auto name = s->name();
-    io::spawn(_shard.executor(), [self = shared_from_this(), name,
-                                  held = std::make_shared<io::gate::pass>(std::move(pass).value())]() -> awaitable<void> {
-      auto sub = self->find_subscription(name);
-      if (!sub || !sub->consumers().empty()) co_return;
-      self->_subscriptions.erase(name);
-      co_await sub->close(false);
-      auto removed = co_await self->_ledger->delete_cursor(name);
-      if (!removed) spdlog::warn("{}: dropping reader cursor {} failed: {}", self->_full_name, name, removed.error());
-    });
+    io::spawn(_shard.executor(),
+              [self = shared_from_this(), name,
+               held = std::make_shared<io::gate::pass>(std::move(pass).value())]() -> awaitable<void> {
+                auto sub = self->find_subscription(name);
+                if (!sub || !sub->consumers().empty()) co_return;
+                self->_subscriptions.erase(name);
+                co_await sub->close(false);
+                auto removed = co_await self->_ledger->delete_cursor(name);
+                if (!removed)
+                  spdlog::warn("{}: dropping reader cursor {} failed: {}", self->_full_name, name, removed.error());
+              });
   }
 }
 
@@ -322,8 +322,7 @@ awaitable<result<void>> topic::unsubscribe(const consumer& c, bool force) {
   auto* s = c.sub();
   if (s == nullptr) co_return fail(errc::subscription_not_found, "the consumer has no subscription");
   if (s->consumers().size() > 1 && !force) {
-    co_return fail(errc::precondition_failed,
-                   fmt::format("Subscription {} has other connected consumers", s->name()));
+    co_return fail(errc::precondition_failed, fmt::format("Subscription {} has other connected consumers", s->name()));
   }
   // The one unsubscribing is answered by the handler, not told to go away; any others
   // (force) get CLOSE_CONSUMER.
@@ -341,8 +340,7 @@ awaitable<result<void>> topic::create_subscription(std::string name, message_pos
                                                                        : mledger::initial_position::latest));
   const bool latest = start.ledger_id == message_position::latest().ledger_id;
   if (!earliest && !latest) {
-    MAGNETAR_CO_TRY(
-                    co_await cursor->reset({ledger_id(start.ledger_id), entry_id(start.entry_id)}));
+    MAGNETAR_CO_TRY(co_await cursor->reset({ledger_id(start.ledger_id), entry_id(start.entry_id)}));
   }
   _subscriptions.emplace(name, std::make_shared<subscription>(*this, name, cursor, proto::CommandSubscribe::Exclusive));
   co_return success();
@@ -393,7 +391,8 @@ awaitable<result<void>> topic::close() {
 
 awaitable<result<void>> topic::remove(bool force) {
   if (has_clients() && !force) {
-    co_return fail(errc::precondition_failed, fmt::format("Topic {} has active producers or subscriptions", _full_name));
+    co_return fail(errc::precondition_failed,
+                   fmt::format("Topic {} has active producers or subscriptions", _full_name));
   }
   if (_closing) co_return fail(errc::service_not_ready, fmt::format("topic {} is closing", _full_name));
   _closing = true;

@@ -15,12 +15,12 @@
 #include "base/clock.h"
 #include "base/result.h"
 #include "broker/api/broker_config.h"
+#include "broker/api/topic_admin.h"
+#include "broker/namespace/topic_policies.h"
 #include "broker/topic/deduplication.h"
 #include "broker/topic/rate_meter.h"
 #include "broker/topic/storage_write_interval.h"
 #include "broker/topic/subscription.h"
-#include "broker/api/topic_admin.h"
-#include "broker/namespace/topic_policies.h"
 #include "io/asio.h"
 #include "io/gate.h"
 #include "io/oneshot_signal.h"
@@ -92,8 +92,8 @@ class topic : public std::enable_shared_from_this<topic> {
   // that finds others (or others waiting) is queued, not ready: it becomes the topic's
   // only producer, and is told so, once every producer before it has gone. While any
   // wait, Shared and Exclusive producers are refused, as upstream refuses them.
-  result<std::shared_ptr<producer>> add_producer(std::shared_ptr<client_channel> conn, const proto::CommandProducer& request,
-                                                 std::string name);
+  result<std::shared_ptr<producer>> add_producer(std::shared_ptr<client_channel> conn,
+                                                 const proto::CommandProducer& request, std::string name);
   void remove_producer(const producer& p);
   // Closes every producer (CLOSE_PRODUCER: clients come back through a lookup), as the
   // backlog quota's producer policies do.

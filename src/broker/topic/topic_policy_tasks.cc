@@ -3,10 +3,10 @@
 #include "base/log.h"
 #include "broker/namespace/namespace_resources.h"
 #include "broker/topic/backlog_quota.h"
-#include "broker/topic/topic_registry.h"
 #include "broker/topic/message_expiry.h"
 #include "broker/topic/producer.h"
 #include "broker/topic/topic.h"
+#include "broker/topic/topic_registry.h"
 
 #include <algorithm>
 

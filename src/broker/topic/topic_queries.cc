@@ -1,12 +1,12 @@
 // The topic's read-only questions: stats, internal stats, the last message id, and the
 // position of a publish time.
 #include "base/log.h"
+#include "broker/api/client_channel.h"
+#include "broker/api/errc.h"
 #include "broker/topic/backlog_quota.h"
 #include "broker/topic/cursor_moves.h"
 #include "broker/topic/entry_format.h"
-#include "broker/api/errc.h"
 #include "broker/topic/producer.h"
-#include "broker/api/client_channel.h"
 #include "broker/topic/topic.h"
 
 #include <fmt/format.h>
@@ -31,7 +31,8 @@ topic_stats topic::stats() const {
   out.msg_throughput_in = _in.byte_rate();
   out.msg_in_counter = _in.messages();
   out.bytes_in_counter = _in.bytes();
-  out.average_msg_size = _in.messages() == 0 ? 0 : static_cast<double>(_in.bytes()) / static_cast<double>(_in.messages());
+  out.average_msg_size =
+      _in.messages() == 0 ? 0 : static_cast<double>(_in.bytes()) / static_cast<double>(_in.messages());
   const auto ml = _ledger->stats();
   out.storage_size = ml.size_bytes;
   for (const auto& p : _producers) {

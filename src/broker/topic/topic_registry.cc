@@ -115,9 +115,9 @@ awaitable<result<std::shared_ptr<topic>>> topic_registry::load_topic(const wire:
     // Only the scalable topic's controller makes segments: a client still writing to a
     // deleted topic's segment must not bring it back.
     if (name.is_segment()) {
-      co_return fail(errc::topic_not_found,
-                     fmt::format("Segment {} does not exist (its scalable topic's controller creates segments)",
-                                 name.full()));
+      co_return fail(
+          errc::topic_not_found,
+          fmt::format("Segment {} does not exist (its scalable topic's controller creates segments)", name.full()));
     }
     if (!_config.allow_auto_topic_creation) {
       co_return fail(errc::topic_not_found,

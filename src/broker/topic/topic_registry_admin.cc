@@ -1,10 +1,10 @@
 // topic_registry's topic_admin side: each call hops to the topic's shard, loads the
 // topic when it exists (admin calls never create one implicitly), and asks it.
-#include "broker/namespace/namespace_resources.h"
-#include "broker/topic/topic_registry.h"
-#include "broker/topic/cursor_moves.h"
 #include "broker/api/errc.h"
+#include "broker/namespace/namespace_resources.h"
+#include "broker/topic/cursor_moves.h"
 #include "broker/topic/topic.h"
+#include "broker/topic/topic_registry.h"
 #include "io/run_on.h"
 #include "mledger/metadata.h"
 
@@ -54,7 +54,8 @@ awaitable<result<void>> topic_registry::delete_topic(wire::topic_name name, bool
 }
 
 awaitable<result<std::vector<std::string>>> topic_registry::list_topics(std::string namespace_name) {
-  MAGNETAR_CO_TRY(children, co_await _deps.store.children(mledger::managed_ledger_path(namespace_name + "/persistent")));
+  MAGNETAR_CO_TRY(children,
+                  co_await _deps.store.children(mledger::managed_ledger_path(namespace_name + "/persistent")));
   std::set<std::string> names;
   for (const auto& local : children) names.insert(fmt::format("persistent://{}/{}", namespace_name, local));
   // Partitions of partitioned topics are topics too, used yet or not (as upstream lists them).

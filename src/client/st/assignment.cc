@@ -25,8 +25,8 @@ result<assignment> assignment::from_proto(const proto::ScalableConsumerAssignmen
     for (const auto& r : s.bucket_ranges()) {
       if (r.start() < 0 || r.end() < r.start() || static_cast<std::uint32_t>(r.end()) > max_hash) {
         return fail(client_errc::protocol_error,
-                    fmt::format("assigned segment {} has the bucket range [{}, {}], not within 0-65535",
-                                s.segment_id(), r.start(), r.end()));
+                    fmt::format("assigned segment {} has the bucket range [{}, {}], not within 0-65535", s.segment_id(),
+                                r.start(), r.end()));
       }
       seg.bucket_ranges.push_back({static_cast<std::uint32_t>(r.start()), static_cast<std::uint32_t>(r.end())});
     }

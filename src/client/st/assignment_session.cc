@@ -21,9 +21,13 @@ std::string random_stream_consumer_name() {
 
 assignment_session::assignment_session(std::shared_ptr<client_detail::client_impl> client, std::string topic,
                                        std::string subscription, std::string consumer_name)
-    : _client(std::move(client)), _topic(std::move(topic)), _subscription(std::move(subscription)),
-      _consumer_name(std::move(consumer_name)), _consumer_id(_client->next_consumer_id()),
-      _home(_client->next_shard()), _backoff(_client->config().initial_backoff, _client->config().max_backoff),
+    : _client(std::move(client)),
+      _topic(std::move(topic)),
+      _subscription(std::move(subscription)),
+      _consumer_name(std::move(consumer_name)),
+      _consumer_id(_client->next_consumer_id()),
+      _home(_client->next_shard()),
+      _backoff(_client->config().initial_backoff, _client->config().max_backoff),
       _reconnect_timer(_home.executor()) {}
 
 assignment_session::~assignment_session() = default;
@@ -64,8 +68,8 @@ awaitable<result<assignment>> assignment_session::register_once() {
     _connection = c;
   }
   c->add_assignment_listener(_consumer_id, weak_from_this());
-  scalable_subscribe_request request{_client->next_request_id(), _topic, _subscription, _consumer_name, _consumer_id,
-                                     proto::STREAM};
+  scalable_subscribe_request request{
+      _client->next_request_id(), _topic, _subscription, _consumer_name, _consumer_id, proto::STREAM};
   auto forget = [&] {
     c->remove_assignment_listener(_consumer_id);
     std::lock_guard lock(_mutex);
@@ -141,7 +145,8 @@ void assignment_session::schedule_reconnect_locked() {
     if (ec) return;
     auto self = weak.lock();
     if (!self) return;
-    asio::co_spawn(self->_home.executor(), [self]() { return self->reconnect(); }, asio::detached);
+    asio::co_spawn(
+        self->_home.executor(), [self]() { return self->reconnect(); }, asio::detached);
   });
 }
 

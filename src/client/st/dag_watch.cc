@@ -20,10 +20,14 @@ std::atomic<std::uint64_t> next_session_id{1};
 }  // namespace
 
 dag_watch::dag_watch(std::shared_ptr<client_detail::client_impl> client, std::string topic, bool create_if_missing)
-    : _client(std::move(client)), _topic(std::move(topic)), _create_if_missing(create_if_missing),
-      _session_id(next_session_id.fetch_add(1)), _home(_client->next_shard()),
+    : _client(std::move(client)),
+      _topic(std::move(topic)),
+      _create_if_missing(create_if_missing),
+      _session_id(next_session_id.fetch_add(1)),
+      _home(_client->next_shard()),
       _backoff(_client->config().initial_backoff, _client->config().max_backoff),
-      _reconnect_timer(_home.executor()), _start_timer(_home.executor()) {}
+      _reconnect_timer(_home.executor()),
+      _start_timer(_home.executor()) {}
 
 dag_watch::~dag_watch() = default;
 
@@ -56,7 +60,8 @@ awaitable<result<layout_ptr>> dag_watch::start() {
       self->_start_timer.async_wait([weak = self->weak_from_this()](boost::system::error_code ec) {
         if (ec) return;
         if (auto s = weak.lock()) {
-          s->fail_start(error(client_errc::timeout, fmt::format("no layout of {} within the operation timeout", s->_topic)));
+          s->fail_start(
+              error(client_errc::timeout, fmt::format("no layout of {} within the operation timeout", s->_topic)));
         }
       });
     }
@@ -98,8 +103,7 @@ void dag_watch::on_scalable_topic_update(const std::shared_ptr<client_detail::co
     if (_closed || c != _connection) return;
     const bool initial = _layout == nullptr;
     if (update.has_error()) {
-      auto e = client_detail::server_failure(update.error(), update.message(),
-                                             fmt::format("layout of {}", _topic));
+      auto e = client_detail::server_failure(update.error(), update.message(), fmt::format("layout of {}", _topic));
       if (e == client_errc::broker_error) {
         e = error(client_errc::lookup_error, e.detail());
       }
@@ -181,7 +185,8 @@ void dag_watch::schedule_reconnect_locked() {
     if (ec) return;
     auto self = weak.lock();
     if (!self) return;
-    asio::co_spawn(self->_home.executor(), [self]() { return self->reconnect(); }, asio::detached);
+    asio::co_spawn(
+        self->_home.executor(), [self]() { return self->reconnect(); }, asio::detached);
   });
 }
 

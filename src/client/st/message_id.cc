@@ -65,12 +65,14 @@ class reader {
 };
 
 auto malformed(std::string_view what) {
-  return fail(client_errc::invalid_argument, fmt::format("bytes are not a serialized scalable-topic message id: {}", what));
+  return fail(client_errc::invalid_argument,
+              fmt::format("bytes are not a serialized scalable-topic message id: {}", what));
 }
 
 }  // namespace
 
-message_id::message_id(std::int64_t segment_id, magnetar::message_id id, std::shared_ptr<const position_vector> positions)
+message_id::message_id(std::int64_t segment_id, magnetar::message_id id,
+                       std::shared_ptr<const position_vector> positions)
     : _empty(false), _segment_id(segment_id), _id(std::move(id)), _positions(std::move(positions)) {}
 
 message_id message_id::earliest() { return {-1, magnetar::message_id::earliest()}; }

@@ -4,7 +4,10 @@ namespace magnetar::st::detail {
 
 segment_feed::segment_feed(std::uint64_t segment, std::shared_ptr<client_detail::consumer_impl> consumer,
                            std::shared_ptr<delivery_queue> queue, stamp_fn stamp, ended_fn ended)
-    : _segment(segment), _consumer(std::move(consumer)), _queue(std::move(queue)), _stamp(std::move(stamp)),
+    : _segment(segment),
+      _consumer(std::move(consumer)),
+      _queue(std::move(queue)),
+      _stamp(std::move(stamp)),
       _ended(std::move(ended)) {}
 
 void segment_feed::start() { pump(); }

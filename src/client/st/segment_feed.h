@@ -74,8 +74,8 @@ class segment_feed : public std::enable_shared_from_this<segment_feed> {
 
   std::mutex _mutex;
   bool _stopped = false;
-  bool _pumping = false;  // a pump loop runs
-  bool _waiting = false;  // a receive_async is outstanding
+  bool _pumping = false;           // a pump loop runs
+  bool _waiting = false;           // a receive_async is outstanding
   std::optional<delivery> _aside;  // taken from the consumer, waiting for room
 };
 

@@ -34,8 +34,8 @@ result<segment_layout> segment_layout::from_proto(const proto::ScalableTopicDAG&
   for (const auto& s : dag.segments()) {
     if (s.hash_start() > max_hash || s.hash_end() > max_hash || s.hash_end() < s.hash_start()) {
       return fail(client_errc::protocol_error,
-                  fmt::format("{}: segment {} has the hash range [{:#x}, {:#x}], not within 0x0-0xffff",
-                              resolved_topic, s.segment_id(), s.hash_start(), s.hash_end()));
+                  fmt::format("{}: segment {} has the hash range [{:#x}, {:#x}], not within 0x0-0xffff", resolved_topic,
+                              s.segment_id(), s.hash_start(), s.hash_end()));
     }
     if (!seen.insert(s.segment_id()).second) {
       return fail(client_errc::protocol_error,

@@ -22,7 +22,8 @@ result<const segment_info*> segment_router::route(const segment_layout& layout, 
     const auto n = _next.fetch_add(1, std::memory_order_relaxed);
     return &active[n % active.size()];
   }
-  const bool all_legacy = std::all_of(active.begin(), active.end(), [](const segment_info& s) { return s.is_legacy(); });
+  const bool all_legacy =
+      std::all_of(active.begin(), active.end(), [](const segment_info& s) { return s.is_legacy(); });
   if (all_legacy) {
     // The topic's partitions before migration: where its partitioned producers sent the key.
     const std::uint64_t index = (base::murmur3_32(*key) & 0x7FFFFFFFu) % active.size();
@@ -36,9 +37,8 @@ result<const segment_info*> segment_router::route(const segment_layout& layout, 
   const std::uint32_t hash = segment_hash(*key);
   auto it = std::find_if(active.begin(), active.end(), [&](const segment_info& s) { return s.contains(hash); });
   if (it == active.end()) {
-    return fail(client_errc::protocol_error,
-                fmt::format("{}: no active segment covers hash {:#06x} (layout epoch {})", layout.topic(), hash,
-                            layout.epoch()));
+    return fail(client_errc::protocol_error, fmt::format("{}: no active segment covers hash {:#06x} (layout epoch {})",
+                                                         layout.topic(), hash, layout.epoch()));
   }
   return &*it;
 }

@@ -42,8 +42,11 @@ magnetar::producer_config segment_producer_config(const producer_config& config,
 }
 
 st_producer::st_producer(std::shared_ptr<client_detail::client_impl> client, std::string topic, producer_config config)
-    : _client(std::move(client)), _topic(std::move(topic)), _config(std::move(config)),
-      _watch(std::make_shared<dag_watch>(_client, _topic, true)), _home(_client->next_shard()),
+    : _client(std::move(client)),
+      _topic(std::move(topic)),
+      _config(std::move(config)),
+      _watch(std::make_shared<dag_watch>(_client, _topic, true)),
+      _home(_client->next_shard()),
       _recheck_timer(_home.executor()) {}
 
 st_producer::~st_producer() {
@@ -149,7 +152,8 @@ void st_producer::close_slot_locked(std::uint64_t segment, actions& out) {
   _retired_last_sequence_id = std::max(_retired_last_sequence_id, p->last_sequence_id());
   // Not waited for: nothing is in flight there.
   out.push_back([p, home = &_home] {
-    asio::co_spawn(home->executor(), [p]() -> awaitable<void> { (void)co_await p->close(); }, asio::detached);
+    asio::co_spawn(
+        home->executor(), [p]() -> awaitable<void> { (void)co_await p->close(); }, asio::detached);
   });
 }
 

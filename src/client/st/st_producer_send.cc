@@ -13,7 +13,9 @@ namespace magnetar::st::detail {
 
 namespace {
 // Between checks of a retiring segment the layout still lists: 100, 200, ... 500 ms.
-std::chrono::milliseconds recheck_delay(int checks) { return std::chrono::milliseconds(std::min(100 * (checks + 1), 500)); }
+std::chrono::milliseconds recheck_delay(int checks) {
+  return std::chrono::milliseconds(std::min(100 * (checks + 1), 500));
+}
 }  // namespace
 
 void st_producer::send_async(magnetar::message m, send_callback done) {
@@ -290,8 +292,9 @@ void st_producer::on_recheck() {
         return true;
       });
       for (auto& s : mine) {
-        complete_locked(s, error(client_errc::topic_terminated,
-                                 fmt::format("segment {} of {} is sealed and the layout did not move on", id, _topic)),
+        complete_locked(s,
+                        error(client_errc::topic_terminated,
+                              fmt::format("segment {} of {} is sealed and the layout did not move on", id, _topic)),
                         out);
       }
       close_slot_locked(id, out);

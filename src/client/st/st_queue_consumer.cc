@@ -29,9 +29,13 @@ client_detail::consumer_options segment_consumer_options(const segment_info& seg
 
 st_queue_consumer::st_queue_consumer(std::shared_ptr<client_detail::client_impl> client, std::string topic,
                                      std::string subscription, queue_consumer_config config)
-    : _client(std::move(client)), _topic(std::move(topic)), _subscription(std::move(subscription)),
-      _config(std::move(config)), _watch(std::make_shared<dag_watch>(_client, _topic, true)),
-      _queue(std::make_shared<delivery_queue>(_config.receive_queue_capacity)), _home(_client->next_shard()) {}
+    : _client(std::move(client)),
+      _topic(std::move(topic)),
+      _subscription(std::move(subscription)),
+      _config(std::move(config)),
+      _watch(std::make_shared<dag_watch>(_client, _topic, true)),
+      _queue(std::make_shared<delivery_queue>(_config.receive_queue_capacity)),
+      _home(_client->next_shard()) {}
 
 st_queue_consumer::~st_queue_consumer() {
   _watch->close();
@@ -92,10 +96,10 @@ awaitable<result<void>> st_queue_consumer::subscribe_segment(segment_info segmen
     auto layout = _watch->layout();
     unwanted = _closed || _drained.contains(segment.id) || (layout && layout->find(segment.id) == nullptr);
     if (!unwanted) {
-      feed = std::make_shared<segment_feed>(
-          segment.id, c, _queue, nullptr, [weak = weak_from_this()](std::uint64_t id, const error& why) {
-            if (auto self = weak.lock()) self->on_feed_ended(id, why);
-          });
+      feed = std::make_shared<segment_feed>(segment.id, c, _queue, nullptr,
+                                            [weak = weak_from_this()](std::uint64_t id, const error& why) {
+                                              if (auto self = weak.lock()) self->on_feed_ended(id, why);
+                                            });
       _feeds[segment.id] = feed;
     }
   }
@@ -135,8 +139,8 @@ void st_queue_consumer::on_layout(const layout_ptr& now) {
   }
   for (auto& f : leaving) {
     f->stop();
-    asio::co_spawn(_home.executor(), [c = f->consumer()]() -> awaitable<void> { (void)co_await c->close(); },
-                   asio::detached);
+    asio::co_spawn(
+        _home.executor(), [c = f->consumer()]() -> awaitable<void> { (void)co_await c->close(); }, asio::detached);
   }
   for (auto& seg : joining) {
     asio::co_spawn(
@@ -161,8 +165,8 @@ void st_queue_consumer::on_feed_ended(std::uint64_t segment, const error& why) {
                    why.message());
     }
   }
-  asio::co_spawn(_home.executor(), [c = feed->consumer()]() -> awaitable<void> { (void)co_await c->close(); },
-                 asio::detached);
+  asio::co_spawn(
+      _home.executor(), [c = feed->consumer()]() -> awaitable<void> { (void)co_await c->close(); }, asio::detached);
 }
 
 std::shared_ptr<segment_feed> st_queue_consumer::feed_of(std::int64_t segment) const {

@@ -29,13 +29,16 @@ bool is_rebalance_collision(const error& e) {
 
 st_stream_consumer::st_stream_consumer(std::shared_ptr<client_detail::client_impl> client, std::string topic,
                                        std::string subscription, stream_consumer_config config)
-    : _client(std::move(client)), _topic(std::move(topic)), _subscription(std::move(subscription)),
+    : _client(std::move(client)),
+      _topic(std::move(topic)),
+      _subscription(std::move(subscription)),
       _config(std::move(config)),
       _session(std::make_shared<assignment_session>(
           _client, _topic, _subscription,
           _config.consumer_name.empty() ? random_stream_consumer_name() : _config.consumer_name)),
       _queue(std::make_shared<delivery_queue>(_config.receive_queue_capacity)),
-      _tracker(std::make_shared<position_tracker>()), _topic_ref(std::make_shared<const std::string>(_topic)),
+      _tracker(std::make_shared<position_tracker>()),
+      _topic_ref(std::make_shared<const std::string>(_topic)),
       _home(_client->next_shard()) {}
 
 st_stream_consumer::~st_stream_consumer() {
@@ -85,7 +88,8 @@ void st_stream_consumer::on_assignment(const assignment& a) {
     return;
   }
   _reconciling = true;
-  asio::co_spawn(_home.executor(), [self = shared_from_this()]() { return self->reconcile(); }, asio::detached);
+  asio::co_spawn(
+      _home.executor(), [self = shared_from_this()]() { return self->reconcile(); }, asio::detached);
 }
 
 bool st_stream_consumer::still_assigned_locked(const assigned_segment& s) const {
@@ -145,9 +149,10 @@ awaitable<void> st_stream_consumer::reconcile() {
       std::vector<client_detail::task<void>> attaching;
       for (auto& s : attach) {
         if (!s.bucket_ranges.empty()) {
-          spdlog::error("client: st consumer {} on {}: segment {} is assigned by entry buckets (PIP-486), which "
-                        "this client does not support; skipped",
-                        consumer_name(), _topic, s.id);
+          spdlog::error(
+              "client: st consumer {} on {}: segment {} is assigned by entry buckets (PIP-486), which "
+              "this client does not support; skipped",
+              consumer_name(), _topic, s.id);
           continue;
         }
         attaching.push_back([self = shared_from_this(), s]() { return self->attach_segment(s); });
@@ -195,9 +200,9 @@ awaitable<result<void>> st_stream_consumer::attach_segment(assigned_segment s) {
       std::lock_guard lock(_mutex);
       if (!still_assigned_locked(s)) co_return success();
     }
-    auto options = segment_consumer_options(info, _subscription, subscription_type::exclusive, _config.position,
-                                            consumer_name(), _config.receiver_queue_size, _config.ack_group_time,
-                                            _config.properties);
+    auto options =
+        segment_consumer_options(info, _subscription, subscription_type::exclusive, _config.position, consumer_name(),
+                                 _config.receiver_queue_size, _config.ack_group_time, _config.properties);
     auto c = std::make_shared<client_detail::consumer_impl>(_client, std::move(options));
     auto r = co_await c->start();
     if (r) {
@@ -250,8 +255,8 @@ void st_stream_consumer::on_feed_ended(std::uint64_t segment, const error& why) 
                    why.message());
     }
   }
-  asio::co_spawn(_home.executor(), [c = feed->consumer()]() -> awaitable<void> { (void)co_await c->close(); },
-                 asio::detached);
+  asio::co_spawn(
+      _home.executor(), [c = feed->consumer()]() -> awaitable<void> { (void)co_await c->close(); }, asio::detached);
 }
 
 result<message> st_stream_consumer::receive(std::optional<std::chrono::milliseconds> timeout) {

@@ -210,7 +210,7 @@ TEST(ack_grouping, a_cumulative_ack_inside_a_batch_keeps_its_ack_set) {
   auto group = g.take();
   EXPECT_EQ(group.cumulative, message_id(1, 4));
   EXPECT_EQ(group.cumulative_ack_set, std::vector<std::int64_t>{12});
-  EXPECT_TRUE(group.partial.empty());  // entry 3 is covered
+  EXPECT_TRUE(group.partial.empty());                                      // entry 3 is covered
   EXPECT_EQ(group.individual, std::vector<message_id>{message_id(1, 4)});  // more than the partial one
 }
 

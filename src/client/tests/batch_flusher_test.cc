@@ -20,8 +20,8 @@ class batch_flusher_test : public ::testing::Test {
  protected:
   struct flushed {
     std::string name;
-    clock::duration after;     // since the test scheduled it
-    std::size_t still_waiting; // batches the flusher held while this one ran
+    clock::duration after;      // since the test scheduled it
+    std::size_t still_waiting;  // batches the flusher held while this one ran
   };
 
   batch_flusher_test() : _work(asio::make_work_guard(_io)), _thread([this] { _io.run(); }) {}

@@ -65,8 +65,8 @@ TEST(consumer_commands, auto_split_sends_no_ranges_even_when_some_are_set) {
 }
 
 TEST(consumer_commands, an_ack_carries_each_entry_ack_set) {
-  auto c = ack_command(3, proto::CommandAck::Individual, std::vector<entry_ack>{{message_id(1, 2), {}},
-                                                                                {message_id(1, 3), {5}}});
+  auto c = ack_command(3, proto::CommandAck::Individual,
+                       std::vector<entry_ack>{{message_id(1, 2), {}}, {message_id(1, 3), {5}}});
   ASSERT_EQ(c.ack().message_id_size(), 2);
   EXPECT_EQ(c.ack().message_id(0).ack_set_size(), 0);
   ASSERT_EQ(c.ack().message_id(1).ack_set_size(), 1);
@@ -119,8 +119,7 @@ message received(std::string payload, message_properties properties = {}) {
 
 TEST(dead_letter, default_topics_are_topic_dash_subscription_dash_suffix) {
   EXPECT_EQ(default_dead_letter_topic("persistent://public/default/t", "s"), "persistent://public/default/t-s-DLQ");
-  EXPECT_EQ(default_retry_letter_topic("persistent://public/default/t", "s"),
-            "persistent://public/default/t-s-RETRY");
+  EXPECT_EQ(default_retry_letter_topic("persistent://public/default/t", "s"), "persistent://public/default/t-s-RETRY");
 }
 
 TEST(dead_letter, a_dead_letter_keeps_payload_keys_properties_and_names_its_origin) {
@@ -142,9 +141,9 @@ TEST(dead_letter, an_origin_already_named_is_kept) {
 }
 
 TEST(dead_letter, a_retry_counts_reconsumes_and_is_delayed) {
-  const auto before = std::chrono::duration_cast<std::chrono::milliseconds>(
-                          std::chrono::system_clock::now().time_since_epoch())
-                          .count();
+  const auto before =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
   auto first = retry_message(received("b"), 5s);
   EXPECT_EQ(first.properties().at("RECONSUMETIMES"), "1");
   EXPECT_EQ(first.properties().at("DELAY_TIME"), "5000");

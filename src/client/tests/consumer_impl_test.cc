@@ -1,7 +1,7 @@
 // consumer_impl's checks that need no broker: a consumer that never subscribed (the
 // client connects nothing until asked) answers them from its settings alone.
-#include "client/client_impl.h"
 #include "client/consumer_impl.h"
+#include "client/client_impl.h"
 #include "client/service_url.h"
 #include "magnetar/errc.h"
 

@@ -1,5 +1,5 @@
-#include "magnetar/errc.h"
 #include "magnetar/message_id.h"
+#include "magnetar/errc.h"
 #include "proto/pulsar_api.pb.h"
 
 #include <gtest/gtest.h>

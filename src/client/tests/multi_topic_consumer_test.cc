@@ -142,9 +142,8 @@ TEST_F(multi_topic, an_id_with_only_a_partition_names_that_partition) {
     EXPECT_TRUE(c.value().acknowledge(bare));
   }
   ASSERT_TRUE(c.value().close());
-  EXPECT_TRUE(eventually([&] {
-    return backlog(topic() + "-partition-0", "sub") == 0 && backlog(topic() + "-partition-1", "sub") == 0;
-  }));
+  EXPECT_TRUE(eventually(
+      [&] { return backlog(topic() + "-partition-0", "sub") == 0 && backlog(topic() + "-partition-1", "sub") == 0; }));
 }
 
 TEST_F(multi_topic, unacked_messages_come_again_on_redeliver) {

@@ -113,9 +113,7 @@ TEST(partition_router, single_partition_picks_a_partition_within_range) {
 TEST(partition_router, a_custom_router_decides) {
   producer_config c;
   c.routing_mode = partition_routing_mode::custom;
-  c.message_router = [](const message& m, unsigned partitions) {
-    return static_cast<unsigned>(m.size()) % partitions;
-  };
+  c.message_router = [](const message& m, unsigned partitions) { return static_cast<unsigned>(m.size()) % partitions; };
   auto r = make_partition_router(c, 4, base::system_clock());
   ASSERT_TRUE(r) << r.error();
   EXPECT_EQ(r.value()->choose(keyless(6), 4), 2u);

@@ -2,8 +2,8 @@
 // admin calls to create partitioned topics and read a subscription's backlog.
 #pragma once
 
-#include "http/client.h"
 #include "client/tests/client_test_fixture.h"
+#include "http/client.h"
 
 #include <nlohmann/json.hpp>
 
@@ -19,15 +19,16 @@ class partitioned_test : public client_test {
   }
 
   void create_partitioned(const std::string& topic, int partitions) {
-    auto created = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = broker.web_service_port}, "PUT",
-                                               admin_path(topic) + "/partitions", std::to_string(partitions));
+    auto created = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = broker.web_service_port},
+                                        "PUT", admin_path(topic) + "/partitions", std::to_string(partitions));
     ASSERT_TRUE(created) << created.error();
     ASSERT_LT(created.value().status, 300) << created.value().body;
   }
 
   // The subscription's backlog on a topic (or partition); -1 when the stats can't be read.
   long backlog(const std::string& topic, const std::string& subscription) {
-    auto stats = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = broker.web_service_port}, "GET", admin_path(topic) + "/stats");
+    auto stats = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = broker.web_service_port}, "GET",
+                                      admin_path(topic) + "/stats");
     if (!stats || stats.value().status >= 300) return -1;
     auto json = nlohmann::json::parse(stats.value().body, nullptr, false);
     if (json.is_discarded() || !json["subscriptions"].contains(subscription)) return -1;

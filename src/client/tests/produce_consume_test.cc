@@ -1,6 +1,6 @@
 // The SDK against an in-process broker: producing, consuming, acks, batching, compression.
-#include "http/client.h"
 #include "client/tests/client_test_fixture.h"
+#include "http/client.h"
 
 #include <atomic>
 #include <future>
@@ -168,7 +168,8 @@ TEST_F(produce_consume, key_based_batching_delivers_every_message) {
   ASSERT_TRUE(p) << p.error();
   std::vector<std::future<result<message_id>>> sent;
   for (int i = 0; i < 9; ++i) {
-    sent.push_back(p.value().send_future(message_builder().payload(std::to_string(i)).key(std::to_string(i % 3)).build()));
+    sent.push_back(
+        p.value().send_future(message_builder().payload(std::to_string(i)).key(std::to_string(i % 3)).build()));
   }
   ASSERT_TRUE(p.value().flush());
   for (auto& f : sent) ASSERT_TRUE(f.get());
@@ -547,7 +548,8 @@ TEST_F(produce_consume, a_topic_that_is_not_partitioned_is_its_own_partition) {
 TEST_F(produce_consume, a_partitioned_topic_lists_its_partitions) {
   const std::string name = topic();
   const std::string path = "/admin/v2/persistent/public/default/" + name.substr(name.rfind('/') + 1) + "/partitions";
-  auto created = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = broker.web_service_port}, "PUT", path, "2");
+  auto created =
+      magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = broker.web_service_port}, "PUT", path, "2");
   ASSERT_TRUE(created) << created.error();
   ASSERT_LT(created.value().status, 300) << created.value().body;
   auto parts = sdk->get_partitions_for_topic(name);

@@ -1,7 +1,7 @@
+#include "client/producer_batch.h"
 #include "client/batch_format.h"
 #include "client/commands.h"
 #include "client/compression.h"
-#include "client/producer_batch.h"
 
 #include <gtest/gtest.h>
 

@@ -68,9 +68,8 @@ TEST_F(shared_resources, a_blocking_call_on_a_shared_thread_is_refused) {
   // A send callback of client a runs on the shared thread, which client b's blocking
   // receive would need too.
   std::promise<bool> refused;
-  producer.value().send_async(message_builder().payload("x").build(), [&](result<message_id>) {
-    refused.set_value(!consumer.value().receive(1ms));
-  });
+  producer.value().send_async(message_builder().payload("x").build(),
+                              [&](result<message_id>) { refused.set_value(!consumer.value().receive(1ms)); });
   EXPECT_TRUE(refused.get_future().get());
 }
 

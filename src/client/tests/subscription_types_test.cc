@@ -23,7 +23,7 @@ class subscription_types : public client_test {
   }
 };
 
-#define SUBSCRIBE(var, ...)              \
+#define SUBSCRIBE(var, ...)               \
   auto var = sdk->subscribe(__VA_ARGS__); \
   ASSERT_TRUE(var) << var.error()
 

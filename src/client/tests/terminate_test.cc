@@ -1,7 +1,7 @@
 // The SDK on a terminated topic: producers fail with topic_terminated (and stop trying),
 // consumers drain what is left and then learn the end instead of waiting forever.
-#include "http/client.h"
 #include "client/tests/client_test_fixture.h"
+#include "http/client.h"
 
 #include <future>
 #include <mutex>
@@ -17,7 +17,8 @@ class terminated_topic : public client_test {
   void terminate() {
     const std::string name = topic();
     const std::string path = "/admin/v2/persistent/public/default/" + name.substr(name.rfind('/') + 1) + "/terminate";
-    auto r = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = broker.web_service_port}, "POST", path);
+    auto r =
+        magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = broker.web_service_port}, "POST", path);
     ASSERT_TRUE(r) << r.error();
     ASSERT_EQ(r.value().status, 200) << r.value().body;
   }

@@ -106,7 +106,8 @@ TEST(client_test, the_server_name_goes_into_the_error) {
   const auto port = closed_port();
   auto r = call(local(port), "GET", "/x", {}, {.server_name = "the admin API"});
   ASSERT_FALSE(r);
-  EXPECT_THAT(r.error().detail(), HasSubstr(fmt::format("cannot connect to the admin API at http://127.0.0.1:{}: ", port)));
+  EXPECT_THAT(r.error().detail(),
+              HasSubstr(fmt::format("cannot connect to the admin API at http://127.0.0.1:{}: ", port)));
 }
 
 TEST(client_test, a_server_that_never_answers_times_out) {

@@ -83,9 +83,7 @@ TEST(url_test, to_string_writes_the_port_and_brackets_an_ipv6_host) {
   EXPECT_EQ(url::parse("http://[::1]:8080").value().to_string(), "http://[::1]:8080");
 }
 
-TEST(encode_path_segment_test, unreserved_characters_stay) {
-  EXPECT_EQ(encode_path_segment("Az09-._~"), "Az09-._~");
-}
+TEST(encode_path_segment_test, unreserved_characters_stay) { EXPECT_EQ(encode_path_segment("Az09-._~"), "Az09-._~"); }
 
 TEST(encode_path_segment_test, everything_else_is_percent_encoded) {
   EXPECT_EQ(encode_path_segment("a/b?c#d e%"), "a%2Fb%3Fc%23d%20e%25");

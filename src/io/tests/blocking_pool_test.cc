@@ -26,9 +26,8 @@ TEST_F(blocking_pool_test, call_runs_off_the_shard_and_the_caller_resumes_on_it)
 }
 
 TEST_F(blocking_pool_test, failure_of_the_call_reaches_the_caller) {
-  auto r = block_on(shards[0], pool.run([]() -> result<int> {
-    return fail(base::errc::io_error, "fdatasync journal-0");
-  }));
+  auto r =
+      block_on(shards[0], pool.run([]() -> result<int> { return fail(base::errc::io_error, "fdatasync journal-0"); }));
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error(), base::errc::io_error);
 }

@@ -1,9 +1,9 @@
 // Cost of the io primitives that sit on the hot path: a cross-shard call
 // (one hop and back) and a blocking-pool round trip.
-#include "io/blocking_pool.h"
 #include "io/block_on.h"
-#include "io/run_on.h"
+#include "io/blocking_pool.h"
 #include "io/oneshot_signal.h"
+#include "io/run_on.h"
 #include "io/running_shards.h"
 
 #include <benchmark/benchmark.h>

@@ -1,5 +1,5 @@
-#include "io/block_on.h"
 #include "io/run_on.h"
+#include "io/block_on.h"
 #include "io/running_shards.h"
 
 #include "base/result.h"
@@ -48,9 +48,8 @@ TEST_F(run_on_test, void_function_completes_before_the_caller_resumes) {
 
 TEST_F(run_on_test, failed_result_reaches_the_caller) {
   auto r = block_on(shards[0], [&]() -> awaitable<result<int>> {
-    co_return co_await run_on(shards[1], []() -> result<int> {
-      return fail(base::errc::not_found, "topic persistent://a/b/c");
-    });
+    co_return co_await run_on(shards[1],
+                              []() -> result<int> { return fail(base::errc::not_found, "topic persistent://a/b/c"); });
   }());
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().detail(), "topic persistent://a/b/c");

@@ -24,15 +24,13 @@ class timer_test : public ::testing::Test {
   std::future<bool> start_wait(timer& t, base::clock::duration delay) {
     auto promise = std::make_shared<std::promise<bool>>();
     auto future = promise->get_future();
-    spawn(shards[0].executor(), [&t, delay, promise]() -> awaitable<void> {
-      promise->set_value(co_await t.wait_for(delay));
-    });
+    spawn(shards[0].executor(),
+          [&t, delay, promise]() -> awaitable<void> { promise->set_value(co_await t.wait_for(delay)); });
     drain();
     return future;
   }
 
   static bool ready(std::future<bool>& f) { return f.wait_for(0s) == std::future_status::ready; }
-
 
   running_shards shards{1};
   base::manual_clock clock;

@@ -1,7 +1,7 @@
 #include "ledger/ledger_client.h"
 
-#include "ledger/errc.h"
 #include "io/run_on.h"
+#include "ledger/errc.h"
 #include "ledger_test_cluster.h"
 
 #include <gtest/gtest.h>

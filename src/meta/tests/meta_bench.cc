@@ -90,7 +90,7 @@ void get_existing(benchmark::State& state) {
   }());
   drive(state, b, 2000, [&](std::int64_t caller, std::int64_t i) -> awaitable<bool> {
     auto r = co_await b.store.get("/bench/k" + std::to_string((caller * 7919 + i) % keys));
-    co_return r && r.value().has_value();
+    co_return r&& r.value().has_value();
   });
 }
 BENCHMARK(get_existing)->ArgName("callers")->Arg(1)->Arg(4)->Arg(16)->UseRealTime();

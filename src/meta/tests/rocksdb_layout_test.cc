@@ -8,9 +8,11 @@ namespace magnetar::meta::rocksdb_layout {
 namespace {
 
 TEST(rocksdb_layout, record_round_trips) {
-  const node_record record{
-      .version = 42, .created_ms = 1'700'000'000'000, .modified_ms = 1'700'000'000'123, .owner = session_id(7),
-      .value = std::string("v\0al", 4)};
+  const node_record record{.version = 42,
+                           .created_ms = 1'700'000'000'000,
+                           .modified_ms = 1'700'000'000'123,
+                           .owner = session_id(7),
+                           .value = std::string("v\0al", 4)};
   auto decoded = decode_record("/x", encode_record(record));
   ASSERT_TRUE(decoded) << decoded.error();
   EXPECT_EQ(decoded.value().version, 42);

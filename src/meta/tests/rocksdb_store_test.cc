@@ -32,8 +32,7 @@ class rocksdb_location final : public store_location {
 // Each test gets a fresh directory under the system's temp dir, removed after it.
 INSTANTIATE_TEST_SUITE_P(embedded, store_test,
                          ::testing::Values(store_backend{
-                             .name = "rocksdb",
-                             .make_location = [] { return std::make_unique<rocksdb_location>(); }}),
+                             .name = "rocksdb", .make_location = [] { return std::make_unique<rocksdb_location>(); }}),
                          backend_name);
 
 }  // namespace
@@ -125,8 +124,8 @@ TEST_F(rocksdb_store_test, corrupt_record_is_reported_with_its_path) {
 
 TEST_F(rocksdb_store_test, store_on_a_shared_pool_runs_there) {
   io::blocking_pool pool(1);
-  auto s = std::make_unique<rocksdb_store>(
-      rocksdb_store::options{.directory = dir / "meta", .clock = clock, .pool = &pool});
+  auto s =
+      std::make_unique<rocksdb_store>(rocksdb_store::options{.directory = dir / "meta", .clock = clock, .pool = &pool});
   ASSERT_TRUE(io::block_on(shards[0], s->start()));
   auto put = io::block_on(shards[0], s->put("/a", "x", std::nullopt));
   EXPECT_TRUE(put) << put.error();

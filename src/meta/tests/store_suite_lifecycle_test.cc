@@ -36,13 +36,9 @@ TEST_P(store_test, put_rejects_dot_components) {
   expect_invalid_path(run(s->put("/a/../b", "", std::nullopt)), "has a '.' or '..' component");
 }
 
-TEST_P(store_test, put_rejects_the_empty_path) {
-  expect_invalid_path(run(s->put("", "", std::nullopt)), "empty path");
-}
+TEST_P(store_test, put_rejects_the_empty_path) { expect_invalid_path(run(s->put("", "", std::nullopt)), "empty path"); }
 
-TEST_P(store_test, put_rejects_the_root) {
-  expect_invalid_path(run(s->put("/", "", std::nullopt)), "is the root");
-}
+TEST_P(store_test, put_rejects_the_root) { expect_invalid_path(run(s->put("/", "", std::nullopt)), "is the root"); }
 
 TEST_P(store_test, put_rejects_a_nul_byte) {
   expect_invalid_path(run(s->put(std::string("/a\0b", 4), "", std::nullopt)), "path '/a\\0b' contains a NUL byte");

@@ -97,7 +97,10 @@ TEST(managed_cursor, mark_delete_and_acked_ranges_survive_a_reopen) {
   ASSERT_TRUE(call(c, [&] { return cursor->mark_delete(p[1]); }));
   ASSERT_TRUE(call(c, [&] { return cursor->delete_entry(p[3]); }));
   ASSERT_TRUE(call(c, [&] { return cursor->delete_entry(p[5]); }));
-  call(c, [&] { cursor->set_property("k", "v"); return 0; });
+  call(c, [&] {
+    cursor->set_property("k", "v");
+    return 0;
+  });
   ASSERT_TRUE(c.run(ml->close()));
   ml.reset();
 
@@ -145,7 +148,10 @@ TEST(managed_cursor, rewind_redelivers_only_unacked_entries) {
   EXPECT_EQ(read(c, *cursor).size(), 5u);
   ASSERT_TRUE(call(c, [&] { return cursor->mark_delete(p[0]); }));
   ASSERT_TRUE(call(c, [&] { return cursor->delete_entry(p[2]); }));
-  call(c, [&] { cursor->rewind(); return 0; });
+  call(c, [&] {
+    cursor->rewind();
+    return 0;
+  });
   EXPECT_EQ(read(c, *cursor), (std::vector<std::string>{"e1", "e3", "e4"}));
   ASSERT_TRUE(c.run(ml->close()));
 }
@@ -189,7 +195,8 @@ TEST(managed_cursor, acks_are_persisted_by_the_tick_not_one_write_per_ack) {
   for (const auto& pos : p) ASSERT_TRUE(call(c, [&] { return cursor->delete_entry(pos); }));
   EXPECT_EQ(cursor->stats().persists, writes_at_open);
   c.clock.advance(ml->config().tick_interval);
-  ASSERT_TRUE(eventually(c, [&] { return !cursor->has_unpersisted_changes() && cursor->stats().persists > writes_at_open; }));
+  ASSERT_TRUE(
+      eventually(c, [&] { return !cursor->has_unpersisted_changes() && cursor->stats().persists > writes_at_open; }));
   EXPECT_EQ(cursor->stats().persists, writes_at_open + 1);
   auto stored = c.run(c.store->get(cursor_path("t", "sub"))).value();
   ASSERT_TRUE(stored);

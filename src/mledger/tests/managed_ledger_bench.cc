@@ -75,7 +75,11 @@ void bm_catch_up_read(benchmark::State& state) {
   std::int64_t read = 0;
   for (auto _ : state) {
     (void)c.run(cursor->reset(position::earliest()));
-    if (!from_cache) c.run([&]() -> awaitable<void> { ml->clear_cache(); co_return; }());
+    if (!from_cache)
+      c.run([&]() -> awaitable<void> {
+        ml->clear_cache();
+        co_return;
+      }());
     // On the managed ledger's shard, as a dispatcher reads: no thread hop per batch.
     c.run([&]() -> awaitable<void> {
       for (;;) {

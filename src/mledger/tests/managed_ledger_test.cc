@@ -253,9 +253,8 @@ TEST(managed_ledger, a_waiter_for_new_entries_wakes_when_one_is_added) {
   bool woke = false;
   c.run([&]() -> awaitable<void> {
     auto executor = co_await asio::this_coro::executor;
-    io::spawn(executor, [&]() -> awaitable<void> {
-      woke = static_cast<bool>(co_await ml->wait_for_entries_after(first[0]));
-    });
+    io::spawn(executor,
+              [&]() -> awaitable<void> { woke = static_cast<bool>(co_await ml->wait_for_entries_after(first[0])); });
     EXPECT_FALSE(woke);
     auto added = co_await ml->add_entry(bytes_of("x"));
     EXPECT_TRUE(added);
@@ -270,7 +269,8 @@ TEST(managed_ledger, a_waiter_fails_when_the_managed_ledger_closes) {
   std::optional<result<void>> outcome;
   c.run([&]() -> awaitable<void> {
     auto executor = co_await asio::this_coro::executor;
-    io::spawn(executor, [&]() -> awaitable<void> { outcome = co_await ml->wait_for_entries_after(ml->last_confirmed()); });
+    io::spawn(executor,
+              [&]() -> awaitable<void> { outcome = co_await ml->wait_for_entries_after(ml->last_confirmed()); });
     co_return;
   }());
   ASSERT_TRUE(c.run(ml->close()));

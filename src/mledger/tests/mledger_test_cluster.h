@@ -10,8 +10,8 @@
 #include <gtest/gtest.h>
 
 #include <memory>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace magnetar::mledger::testing {
@@ -34,7 +34,6 @@ class test_cluster : public ledger::testing::test_cluster {
 
 using ledger::testing::bytes_of;
 using ledger::testing::text_of;
-
 
 // Runs `fn` on the managed ledger's shard and returns what it returns: the test thread
 // never touches shard-owned state while a background tick may be running.

@@ -51,9 +51,7 @@ class random_positions {
  public:
   explicit random_positions(std::uint32_t seed) : _random(seed) {}
 
-  position any() {
-    return {ledger_id(ledgers[pick(0, 3)]), entry_id(pick(0, entries_per_ledger - 1))};
-  }
+  position any() { return {ledger_id(ledgers[pick(0, 3)]), entry_id(pick(0, entries_per_ledger - 1))}; }
   // Sometimes a position between ledgers or before the first entry, for remove_up_to.
   position any_boundary() {
     if (pick(0, 9) == 0) return {ledger_id(pick(0, 8)), entry_id(-1)};

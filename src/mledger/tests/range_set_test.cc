@@ -309,8 +309,7 @@ TEST(range_set_serialization, refuses_a_ledger_without_ranges) {
 
 TEST(range_set_serialization, refuses_entry_ids_past_the_largest) {
   // version 1, one ledger: id 0, one range: first entry 2^63 - 1 (ten-byte varint), length 0.
-  auto read = range_set::deserialize(
-      bytes({1, 1, 0, 1, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0}));
+  auto read = range_set::deserialize(bytes({1, 1, 0, 1, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0}));
   ASSERT_FALSE(read);
   EXPECT_EQ(read.error(), base::errc::corrupt_data);
 }

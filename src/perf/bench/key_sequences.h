@@ -24,8 +24,8 @@ class key_sequences {
   std::uint64_t out_of_order() const { return _out_of_order; }
 
  private:
-  std::vector<std::int64_t> _highest;      // per key; -1 before its first message
-  std::vector<std::vector<bool>> _seen;    // per key, by sequence
+  std::vector<std::int64_t> _highest;    // per key; -1 before its first message
+  std::vector<std::vector<bool>> _seen;  // per key, by sequence
   std::uint64_t _unique = 0;
   std::uint64_t _duplicates = 0;
   std::uint64_t _out_of_order = 0;

@@ -63,7 +63,8 @@ std::string markdown_report(const perf_options& options, const perf_results& r) 
       "## Throughput\n\n| side | messages | seconds | msg/s | MB/s |\n| --- | --- | --- | --- | --- |\n"
       "| produce | {} | {:.1f} | {:.0f} | {:.1f} |\n| consume | {} | {:.1f} | {:.0f} | {:.1f} |\n\n"
       "Send errors: {}. Messages lost (receipted, never received): {}.\n\n"
-      "## Latency (ms)\n\n| measure | count | p50 | p99 | p99.9 | max | mean |\n| --- | --- | --- | --- | --- | --- | --- |\n",
+      "## Latency (ms)\n\n| measure | count | p50 | p99 | p99.9 | max | mean |\n| --- | --- | --- | --- | --- | --- | "
+      "--- |\n",
       options.service_url, options.topic, options.message_size,
       options.rate > 0 ? fmt::format("{:.0f} msg/s", options.rate) : "max", options.duration.count(),
       options.batching ? (options.keys > 0 ? "key-based" : "on") : "off", options.batch_max_messages,
@@ -72,7 +73,8 @@ std::string markdown_report(const perf_options& options, const perf_results& r) 
       megabytes_per_second(produce_rate, options.message_size), r.received, r.consume_seconds, consume_rate,
       megabytes_per_second(consume_rate, options.message_size), r.send_errors,
       r.sent > r.received ? r.sent - r.received : 0);
-  if (!r.publish_latency_us.empty()) out += latency_row("publish (from intended send time)", r.publish_latency_us) + "\n";
+  if (!r.publish_latency_us.empty())
+    out += latency_row("publish (from intended send time)", r.publish_latency_us) + "\n";
   if (!r.end_to_end_latency_us.empty()) out += latency_row("end to end", r.end_to_end_latency_us) + "\n";
   if (r.received_per_consumer.size() > 1) {
     out += "\n## Per consumer\n\n| consumer | messages | msg/s |\n| --- | --- | --- |\n";

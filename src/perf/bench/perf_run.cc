@@ -42,9 +42,7 @@ std::int64_t wall_ns() {
       .count();
 }
 
-double seconds_since(steady::time_point start) {
-  return std::chrono::duration<double>(steady::now() - start).count();
-}
+double seconds_since(steady::time_point start) { return std::chrono::duration<double>(steady::now() - start).count(); }
 
 // The producer side, shared with its callbacks. They all run on the client's one io
 // thread, and the main thread reads the histogram only after flush() and close() have
@@ -91,16 +89,15 @@ result<void> produce(client& c, const perf_options& options, perf_results& out) 
     message_builder builder;
     builder.payload(std::string_view(payload));
     if (!keys.empty()) builder.key(keys[sent % keys.size()]);
-    p.send_async(builder.build(),
-                 [state, intended](result<message_id> id) {
-                   if (!id) {
-                     state->errors.fetch_add(1, std::memory_order_relaxed);
-                     return;
-                   }
-                   const auto us = std::chrono::duration_cast<std::chrono::microseconds>(steady::now() - intended).count();
-                   state->latency_us.record(us);
-                   state->acked.fetch_add(1, std::memory_order_relaxed);
-                 });
+    p.send_async(builder.build(), [state, intended](result<message_id> id) {
+      if (!id) {
+        state->errors.fetch_add(1, std::memory_order_relaxed);
+        return;
+      }
+      const auto us = std::chrono::duration_cast<std::chrono::microseconds>(steady::now() - intended).count();
+      state->latency_us.record(us);
+      state->acked.fetch_add(1, std::memory_order_relaxed);
+    });
     ++sent;
   }
   // A failed flush is already counted: every failed send's callback counts itself.

@@ -182,8 +182,10 @@ result<st_split_results> run_st_split(const st_split_options& options) {
   out.sent = receipted.load();
   out.send_errors = errors.load();
   out.missing = out.sent > out.unique ? out.sent - out.unique : 0;
-  const auto split_at = std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(out.split.at_seconds));
-  const auto merge_at = std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(out.merge.at_seconds));
+  const auto split_at =
+      std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(out.split.at_seconds));
+  const auto merge_at =
+      std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(out.merge.at_seconds));
   out.steady_max_publish_latency_ms = publish_max.max_between(std::chrono::seconds(1), split_at);
   out.steady_max_delivery_gap_ms = gap_max.max_between(std::chrono::seconds(1), split_at);
   out.split.max_publish_latency_ms = publish_max.max_between(split_at, split_at + layout_change_effect_window);

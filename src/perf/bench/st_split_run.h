@@ -43,8 +43,8 @@ inline constexpr std::chrono::seconds layout_change_effect_window{5};
 // A layout change and what the clients saw around it (the window starts at the admin
 // call and lasts layout_change_effect_window).
 struct layout_change_effect {
-  double at_seconds = 0;          // since the producer started
-  double admin_call_ms = 0;       // the REST call's duration
+  double at_seconds = 0;     // since the producer started
+  double admin_call_ms = 0;  // the REST call's duration
   double max_publish_latency_ms = 0;
   double max_delivery_gap_ms = 0;
 };

@@ -4,17 +4,17 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <csignal>
-#include <cstring>
 #include <fcntl.h>
-#include <fstream>
-#include <deque>
 #include <poll.h>
 #include <spawn.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <deque>
+#include <fstream>
 
 extern char** environ;
 
@@ -100,8 +100,8 @@ result<child_process> child_process::start(const child_spec& spec) {
   auto envp = pointers(env_strings);
 
   pid_t pid = -1;
-  const int spawned = ::posix_spawnp(&pid, spec.program.c_str(), &setup.actions, &setup.attributes, argv.data(),
-                                     envp.data());
+  const int spawned =
+      ::posix_spawnp(&pid, spec.program.c_str(), &setup.actions, &setup.attributes, argv.data(), envp.data());
   ::close(log);
   if (spawned != 0) {
     return fail(base::errc::io_error, fmt::format("start {}: {}", spec.program.string(), std::strerror(spawned)));
@@ -113,7 +113,8 @@ result<child_process> child_process::start(const child_spec& spec) {
     ::kill(pid, SIGKILL);
     int status = 0;
     ::waitpid(pid, &status, 0);
-    return fail(base::errc::io_error, fmt::format("pidfd_open for {}: {}", spec.program.string(), std::strerror(error)));
+    return fail(base::errc::io_error,
+                fmt::format("pidfd_open for {}: {}", spec.program.string(), std::strerror(error)));
   }
   return child_process(pid, pidfd, spec.log_file);
 }

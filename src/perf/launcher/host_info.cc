@@ -2,11 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <sys/utsname.h>
+#include <unistd.h>
 #include <charconv>
 #include <fstream>
 #include <sstream>
-#include <sys/utsname.h>
-#include <unistd.h>
 
 namespace magnetar::perf {
 

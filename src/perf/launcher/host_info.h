@@ -13,10 +13,10 @@ namespace magnetar::perf {
 
 struct host_info {
   std::string hostname;
-  int cpus = 0;                  // online processors
+  int cpus = 0;                    // online processors
   std::uint64_t memory_bytes = 0;  // MemTotal
-  std::string kernel;            // "Linux 6.1.0-13-amd64"
-  std::string cpu_model;         // /proc/cpuinfo's first "model name"
+  std::string kernel;              // "Linux 6.1.0-13-amd64"
+  std::string cpu_model;           // /proc/cpuinfo's first "model name"
 };
 
 host_info read_host_info();

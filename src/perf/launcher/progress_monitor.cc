@@ -91,8 +91,9 @@ std::vector<std::map<std::string, double>> csv_tail::new_rows() {
   return rows;
 }
 
-progress_figures figures_from_timelines(const std::vector<std::map<std::string, double>>& gateway_rows,
-                                        const std::vector<std::vector<std::map<std::string, double>>>& application_rows) {
+progress_figures figures_from_timelines(
+    const std::vector<std::map<std::string, double>>& gateway_rows,
+    const std::vector<std::vector<std::map<std::string, double>>>& application_rows) {
   progress_figures f;
   f.produced_per_second = mean_of(gateway_rows, "sent");
   if (!gateway_rows.empty()) {
@@ -138,8 +139,7 @@ void progress_monitor::print_line() {
   std::vector<std::vector<std::map<std::string, double>>> application_rows;
   for (auto& [name, tail] : _applications) application_rows.push_back(tail->new_rows());
   auto figures = figures_from_timelines(_gateways.new_rows(), application_rows);
-  figures.elapsed_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - _options.started).count();
+  figures.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - _options.started).count();
   if (_options.backlog) figures.backlog = _options.backlog();
   if (_options.print) _options.print(format_progress_line(figures));
 }

@@ -59,8 +59,9 @@ class csv_tail {
 
 // The figures from the new timeline rows of the gateways and of each application.
 // Rates are the mean over the new rows (one row per second); latencies are the latest row's.
-progress_figures figures_from_timelines(const std::vector<std::map<std::string, double>>& gateway_rows,
-                                        const std::vector<std::vector<std::map<std::string, double>>>& application_rows);
+progress_figures figures_from_timelines(
+    const std::vector<std::map<std::string, double>>& gateway_rows,
+    const std::vector<std::vector<std::map<std::string, double>>>& application_rows);
 
 struct progress_monitor_options {
   std::filesystem::path run_dir;

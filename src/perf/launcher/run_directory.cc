@@ -5,12 +5,12 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include <sys/stat.h>
 #include <array>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <random>
-#include <sys/stat.h>
 
 namespace magnetar::perf {
 

@@ -9,9 +9,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // "runs/x/" names its last folder, not an empty one.
-fs::path without_trailing_slash(const fs::path& path) {
-  return path.has_filename() ? path : path.parent_path();
-}
+fs::path without_trailing_slash(const fs::path& path) { return path.has_filename() ? path : path.parent_path(); }
 
 }  // namespace
 
@@ -25,14 +23,14 @@ child_spec workload_spec(workload_kind kind, const workload_paths& paths, bool d
                          const std::map<std::string, std::string>& env) {
   const bool gateways = kind == workload_kind::gateways;
   const char* folder = gateways ? "gateways" : "applications";
-  child_spec spec{.program = paths.program,
-                  .args = {gateways ? "iot-produce" : "iot-consume", "--config",
-                           (paths.run_dir / "resolved-config.yaml").string(), "--output",
-                           (paths.run_dir / folder).string(), "--run-id", paths.run_id, "--coordination-dir",
-                           (paths.run_dir / "coordination").string(), "--service-url", paths.service_url, "--events",
-                           (paths.run_dir / "events.csv").string()},
-                  .environment = {env.begin(), env.end()},
-                  .log_file = paths.run_dir / "workloads" / (std::string(folder) + ".log")};
+  child_spec spec{
+      .program = paths.program,
+      .args = {gateways ? "iot-produce" : "iot-consume", "--config", (paths.run_dir / "resolved-config.yaml").string(),
+               "--output", (paths.run_dir / folder).string(), "--run-id", paths.run_id, "--coordination-dir",
+               (paths.run_dir / "coordination").string(), "--service-url", paths.service_url, "--events",
+               (paths.run_dir / "events.csv").string()},
+      .environment = {env.begin(), env.end()},
+      .log_file = paths.run_dir / "workloads" / (std::string(folder) + ".log")};
   if (paths.nice > 0) {
     spec.args.emplace_back("--nice");
     spec.args.push_back(std::to_string(paths.nice));

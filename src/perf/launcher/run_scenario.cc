@@ -6,7 +6,6 @@
 #include "http/url.h"
 #include "perf/launcher/admin_requests.h"
 #include "perf/launcher/console_log.h"
-#include "perf/measure/events_log.h"
 #include "perf/launcher/host_info.h"
 #include "perf/launcher/progress_monitor.h"
 #include "perf/launcher/run_directory.h"
@@ -16,6 +15,7 @@
 #include "perf/launcher/standalone_process.h"
 #include "perf/launcher/topic_stats_sampler.h"
 #include "perf/measure/device_state.h"
+#include "perf/measure/events_log.h"
 #include "perf/report/run_report.h"
 #include "perf/scenario/scenario_loader.h"
 #include "perf/workload/priority.h"
@@ -82,8 +82,8 @@ void wait_for_workloads(child_process& gateways, child_process& applications, wo
     }
   }
   if (!reason.empty()) console.error_line(fmt::format("{}: stopping the workloads", reason));
-  for (auto [child, code, outcome] : {std::tuple{&gateways, &g, &gateways_outcome},
-                                      std::tuple{&applications, &a, &applications_outcome}}) {
+  for (auto [child, code, outcome] :
+       {std::tuple{&gateways, &g, &gateways_outcome}, std::tuple{&applications, &a, &applications_outcome}}) {
     if (!*code) {
       outcome->stopped_because = reason;
       *code = child->terminate(std::chrono::seconds(10));
@@ -143,7 +143,8 @@ int run_scenario(const launcher_options& options) {
   const bool own_standalone = !options.service_url;
   fs::path magnetar_bin;
   if (own_standalone) {
-    if (auto honoured = check_standalone_cluster(settings.cluster); !honoured) return refuse(honoured.error().message());
+    if (auto honoured = check_standalone_cluster(settings.cluster); !honoured)
+      return refuse(honoured.error().message());
     auto found = find_magnetar_binary(options.magnetar_bin);
     if (!found) return refuse(found.error().message());
     magnetar_bin = std::move(found).value();
@@ -160,7 +161,8 @@ int run_scenario(const launcher_options& options) {
   auto created = create_run_directory(options.reports_dir, name, started_at);
   if (!created) return refuse(created.error().message());
   const run_directory run = std::move(created).value();
-  if (auto attached = console.attach(run.root / "console.log.txt"); !attached) return refuse(attached.error().message());
+  if (auto attached = console.attach(run.root / "console.log.txt"); !attached)
+    return refuse(attached.error().message());
   auto events_opened = events_log::open(run.root / "events.csv");
   if (!events_opened) return refuse(events_opened.error().message());
   events_log events = std::move(events_opened).value();
@@ -216,19 +218,21 @@ int run_scenario(const launcher_options& options) {
   inputs.gateways.log = (run.root / "workloads" / "gateways.log").string();
   inputs.applications.log = (run.root / "workloads" / "applications.log").string();
   if (setup_failures.empty()) {
-    const workload_paths paths{.program = self_executable(), .run_dir = run.root, .run_id = run.run_id,
-                               .service_url = info.service_url, .nice = options.workload_nice};
-    auto applications = child_process::start(workload_spec(workload_kind::applications, paths,
-                                                           options.drop_one_message, iot.applications.env));
-    auto gateways = applications ? child_process::start(workload_spec(workload_kind::gateways, paths, false,
-                                                                      iot.gateways.env))
-                                 : result<child_process>(applications.error());
+    const workload_paths paths{.program = self_executable(),
+                               .run_dir = run.root,
+                               .run_id = run.run_id,
+                               .service_url = info.service_url,
+                               .nice = options.workload_nice};
+    auto applications = child_process::start(
+        workload_spec(workload_kind::applications, paths, options.drop_one_message, iot.applications.env));
+    auto gateways = applications
+                        ? child_process::start(workload_spec(workload_kind::gateways, paths, false, iot.gateways.env))
+                        : result<child_process>(applications.error());
     if (!gateways) {
       setup_failures.push_back(fmt::format("workloads: {}", gateways.error().message()));
     } else {
       console.line(fmt::format("workloads started: applications (pid {}), gateways (pid {}); logs in {}",
-                               applications.value().pid(), gateways.value().pid(),
-                               (run.root / "workloads").string()));
+                               applications.value().pid(), gateways.value().pid(), (run.root / "workloads").string()));
       std::vector<std::string> topics;
       for (int t = 0; t < iot.topics.count; ++t) topics.push_back(iot.topic(t));
       topic_stats_sampler sampler({.admin = *admin,
@@ -242,8 +246,8 @@ int run_scenario(const launcher_options& options) {
                                  .backlog = [&] { return sampler.latest_backlog(); },
                                  .print = [&](std::string_view line) { console.line(line); }});
       progress.start();
-      const auto deadline = std::chrono::steady_clock::now() +
-                            std::chrono::seconds(iot.timeout_seconds + workload_grace_seconds);
+      const auto deadline =
+          std::chrono::steady_clock::now() + std::chrono::seconds(iot.timeout_seconds + workload_grace_seconds);
       wait_for_workloads(gateways.value(), applications.value(), inputs.gateways, inputs.applications, deadline,
                          iot.timeout_seconds, console);
       progress.stop();
@@ -272,8 +276,9 @@ int run_scenario(const launcher_options& options) {
 
   if (standalone) {
     const int code = standalone->stop();
-    if (code != 0) console.error_line(fmt::format("warning: the standalone exited with code {} (see {})", code,
-                                                  (run.root / "standalone" / "standalone.log").string()));
+    if (code != 0)
+      console.error_line(fmt::format("warning: the standalone exited with code {} (see {})", code,
+                                     (run.root / "standalone" / "standalone.log").string()));
   }
   info.finished_at = std::chrono::system_clock::now();
   log_event("run-finished");

@@ -27,8 +27,8 @@ void judge_workload(const char* name, const workload_outcome& outcome, int timeo
   if (!outcome.exit_code) {
     failures.push_back(fmt::format("{}: not started", name));
   } else if (outcome.stopped_because) {
-    failures.push_back(fmt::format("{}: stopped by the launcher: {}, see {}", name, *outcome.stopped_because,
-                                   outcome.log));
+    failures.push_back(
+        fmt::format("{}: stopped by the launcher: {}, see {}", name, *outcome.stopped_because, outcome.log));
   } else if (*outcome.exit_code == 2) {
     failures.push_back(fmt::format("{}: timed out (timeoutSeconds: {}), see {}", name, timeout_seconds, outcome.log));
   } else if (*outcome.exit_code != 0) {
@@ -58,8 +58,8 @@ run_verdict judge_run(const verdict_inputs& in) {
       if (ended_by_itself(in.applications)) failures.push_back(fmt::format("{}: no application-summary.json", sub));
     } else {
       if (const auto violations = counter(*app.summary, "orderingViolations"); violations > 0) {
-        failures.push_back(fmt::format("{}: {} ordering violations (samples in applications/{}/ordering-violations.txt)",
-                                       sub, violations, sub));
+        failures.push_back(fmt::format(
+            "{}: {} ordering violations (samples in applications/{}/ordering-violations.txt)", sub, violations, sub));
       }
       if (const auto invalid = counter(*app.summary, "invalid"); invalid > 0) {
         failures.push_back(fmt::format("{}: {} invalid messages", sub, invalid));
@@ -71,11 +71,9 @@ run_verdict judge_run(const verdict_inputs& in) {
     }
     verdict.missing_messages[sub] = app.missing_messages;
     if (app.missing_messages > 0) {
-      failures.push_back(fmt::format("missing messages: {}: {} messages of {} devices{}", sub, app.missing_messages,
-                                     app.devices_missing,
-                                     app.missing_samples.empty()
-                                         ? ""
-                                         : fmt::format(" (first: {})", fmt::join(app.missing_samples, "; "))));
+      failures.push_back(fmt::format(
+          "missing messages: {}: {} messages of {} devices{}", sub, app.missing_messages, app.devices_missing,
+          app.missing_samples.empty() ? "" : fmt::format(" (first: {})", fmt::join(app.missing_samples, "; "))));
     }
   }
   verdict.passed = failures.empty();

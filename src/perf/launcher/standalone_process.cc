@@ -6,15 +6,15 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include <poll.h>
+#include <sys/inotify.h>
+#include <unistd.h>
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <poll.h>
 #include <sstream>
-#include <sys/inotify.h>
-#include <unistd.h>
 
 namespace magnetar::perf {
 
@@ -25,9 +25,8 @@ namespace {
 constexpr std::string_view prefixed_key = "PULSAR_PREFIX_";
 
 bool environment_style(std::string_view name) {
-  return !name.empty() && std::all_of(name.begin(), name.end(), [](unsigned char c) {
-    return std::isupper(c) || std::isdigit(c) || c == '_';
-  });
+  return !name.empty() && std::all_of(name.begin(), name.end(),
+                                      [](unsigned char c) { return std::isupper(c) || std::isdigit(c) || c == '_'; });
 }
 
 std::string read_text(const fs::path& path) {
@@ -79,9 +78,9 @@ standalone_conf make_standalone_conf(const std::map<std::string, std::string>& e
     conf.text += fmt::format("{}={}\n", key, value);
   }
   if (!conf.ignored.empty()) {
-    conf.notes.push_back(fmt::format(
-        "cluster.brokers.env: ignored (JVM/process settings that do not apply to magnetar): {}",
-        fmt::join(conf.ignored, ", ")));
+    conf.notes.push_back(
+        fmt::format("cluster.brokers.env: ignored (JVM/process settings that do not apply to magnetar): {}",
+                    fmt::join(conf.ignored, ", ")));
   }
   return conf;
 }
@@ -127,7 +126,8 @@ result<standalone_process> standalone_process::start(const standalone_options& o
   // the pidfd for an early exit; no polling loop.
   fd_guard watch{::inotify_init1(IN_CLOEXEC | IN_NONBLOCK)};
   if (watch.fd < 0 || ::inotify_add_watch(watch.fd, options.directory.c_str(), IN_MOVED_TO | IN_CLOSE_WRITE) < 0) {
-    return fail(base::errc::io_error, fmt::format("inotify on {}: {}", options.directory.string(), std::strerror(errno)));
+    return fail(base::errc::io_error,
+                fmt::format("inotify on {}: {}", options.directory.string(), std::strerror(errno)));
   }
   MAGNETAR_TRY(child, child_process::start(spec));
 
@@ -142,21 +142,21 @@ result<standalone_process> standalone_process::start(const standalone_options& o
       return standalone_process(std::move(child), std::move(urls).value(), ignored_setting_warnings(log_file));
     }
     if (auto code = child.poll()) {
-      return fail(base::errc::io_error,
-                  fmt::format("magnetar standalone ({}) exited with code {} before it was ready{}{}",
-                              options.magnetar_bin.string(), *code,
-                              options.conf.text.empty()
-                                  ? ""
-                                  : fmt::format(" (its configuration, from cluster.brokers.env: {})",
-                                                (options.directory / "standalone.conf").string()),
-                              quoted_tails(output_file, log_file)));
+      return fail(
+          base::errc::io_error,
+          fmt::format("magnetar standalone ({}) exited with code {} before it was ready{}{}",
+                      options.magnetar_bin.string(), *code,
+                      options.conf.text.empty() ? ""
+                                                : fmt::format(" (its configuration, from cluster.brokers.env: {})",
+                                                              (options.directory / "standalone.conf").string()),
+                      quoted_tails(output_file, log_file)));
     }
     const auto now = std::chrono::steady_clock::now();
     if (now >= deadline) {
       child.terminate();
-      return fail(base::errc::timed_out, fmt::format("magnetar standalone was not ready after {} s{}",
-                                                     options.ready_timeout.count(),
-                                                     quoted_tails(output_file, log_file)));
+      return fail(base::errc::timed_out,
+                  fmt::format("magnetar standalone was not ready after {} s{}", options.ready_timeout.count(),
+                              quoted_tails(output_file, log_file)));
     }
     pollfd descriptors[2] = {{.fd = watch.fd, .events = POLLIN, .revents = 0},
                              {.fd = child.pidfd(), .events = POLLIN, .revents = 0}};

@@ -67,8 +67,7 @@ result<void> topic_stats_sampler::start() {
   const bool existed = std::filesystem::exists(_options.csv_file);
   _csv = std::fopen(_options.csv_file.c_str(), "ae");
   if (_csv == nullptr) {
-    return fail(base::errc::io_error,
-                fmt::format("open {}: {}", _options.csv_file.string(), std::strerror(errno)));
+    return fail(base::errc::io_error, fmt::format("open {}: {}", _options.csv_file.string(), std::strerror(errno)));
   }
   if (!existed) {
     fmt::print(_csv, "{}\n", csv_header);
@@ -107,9 +106,9 @@ void topic_stats_sampler::run() {
 }
 
 void topic_stats_sampler::sample_once() {
-  const auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(
-                          std::chrono::system_clock::now().time_since_epoch())
-                          .count();
+  const auto millis =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
   std::string lines;
   std::int64_t backlog = 0;
   bool any = false;

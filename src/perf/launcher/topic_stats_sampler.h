@@ -54,8 +54,8 @@ std::string topic_stats_csv_line(std::int64_t epoch_millis, const topic_stats_ro
 
 struct topic_stats_sampler_options {
   http::url admin;
-  std::vector<std::string> topics;  // full names, "persistent://public/default/x"
-  std::filesystem::path csv_file;   // created with its header
+  std::vector<std::string> topics;         // full names, "persistent://public/default/x"
+  std::filesystem::path csv_file;          // created with its header
   std::filesystem::path metrics_csv_file;  // broker-metrics.csv; empty: /metrics is not read
   std::chrono::milliseconds interval{1000};
   std::chrono::milliseconds request_timeout{2000};

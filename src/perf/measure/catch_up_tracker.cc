@@ -7,7 +7,9 @@ namespace magnetar::perf {
 catch_up_tracker::catch_up_tracker(int topics, std::int64_t threshold_millis)
     : _threshold_millis(threshold_millis), _first_in_threshold(static_cast<std::size_t>(std::max(topics, 0)), 0) {}
 
-void catch_up_tracker::joined(std::int64_t epoch_millis) { _join_millis.store(epoch_millis, std::memory_order_release); }
+void catch_up_tracker::joined(std::int64_t epoch_millis) {
+  _join_millis.store(epoch_millis, std::memory_order_release);
+}
 
 bool catch_up_tracker::received(int topic, std::int64_t publish_millis, std::int64_t received_millis,
                                 const std::function<std::uint64_t()>& messages) {

@@ -2,11 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <fcntl.h>
+#include <unistd.h>
 #include <cerrno>
 #include <cstring>
-#include <fcntl.h>
 #include <string_view>
-#include <unistd.h>
 
 namespace magnetar::perf {
 
@@ -26,7 +26,8 @@ std::uint64_t get_le(const char* in) {
 }
 
 auto os_failure(std::string_view what, const std::filesystem::path& file, int error) {
-  return fail(base::errc::io_error, fmt::format("device state: cannot {} {}: {}", what, file.string(), std::strerror(error)));
+  return fail(base::errc::io_error,
+              fmt::format("device state: cannot {} {}: {}", what, file.string(), std::strerror(error)));
 }
 
 // Closes on every path out of write_device_state.

@@ -49,13 +49,14 @@ std::string percentile_distribution(const base::histogram& micros) { return perc
 std::string percentile_distribution(const base::histogram& h, const percentile_distribution_options& options) {
   const int digits = h.significant_digits();
   const double scale = options.output_scaling;
-  std::string out = fmt::format("{:>12} {:>14} {:>10} {:>14}\n\n", "Value", "Percentile", "TotalCount", "1/(1-Percentile)");
+  std::string out =
+      fmt::format("{:>12} {:>14} {:>10} {:>14}\n\n", "Value", "Percentile", "TotalCount", "1/(1-Percentile)");
 
   const auto row = [&](std::int64_t value, double level, std::int64_t total) {
     const double fraction = level / 100.0;
     if (level != 100.0) {
-      fmt::format_to(std::back_inserter(out), "{:12.{}f} {:2.12f} {:10d} {:14.2f}\n", static_cast<double>(value) / scale,
-                     digits, fraction, total, 1.0 / (1.0 - fraction));
+      fmt::format_to(std::back_inserter(out), "{:12.{}f} {:2.12f} {:10d} {:14.2f}\n",
+                     static_cast<double>(value) / scale, digits, fraction, total, 1.0 / (1.0 - fraction));
     } else {
       fmt::format_to(std::back_inserter(out), "{:12.{}f} {:2.12f} {:10d}\n", static_cast<double>(value) / scale, digits,
                      fraction, total);

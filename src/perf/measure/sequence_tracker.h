@@ -38,7 +38,7 @@ enum class delivery {
 };
 
 struct sequence_counts {
-  std::uint64_t unique = 0;      // distinct (device, sequence) pairs: firsts and violations
+  std::uint64_t unique = 0;  // distinct (device, sequence) pairs: firsts and violations
   std::uint64_t duplicates = 0;
   std::uint64_t violations = 0;
   std::uint64_t invalid = 0;

@@ -84,17 +84,20 @@ std::string timeline::flush_row(std::int64_t epoch_millis) {
 }
 
 result<std::unique_ptr<timeline_writer>> timeline_writer::start(timeline& source, const std::filesystem::path& file,
-                                                                std::chrono::milliseconds interval, base::clock& clock) {
+                                                                std::chrono::milliseconds interval,
+                                                                base::clock& clock) {
   MAGNETAR_ASSERT(interval.count() > 0, "timeline_writer: interval {} ms", interval.count());
   std::FILE* out = std::fopen(file.c_str(), "we");
   if (out == nullptr) {
-    return fail(base::errc::io_error, fmt::format("timeline: cannot create {}: {}", file.string(), std::strerror(errno)));
+    return fail(base::errc::io_error,
+                fmt::format("timeline: cannot create {}: {}", file.string(), std::strerror(errno)));
   }
   const std::string header = source.csv_header();
   if (std::fputs(header.c_str(), out) < 0 || std::fflush(out) != 0) {
     const int error = errno;
     std::fclose(out);
-    return fail(base::errc::io_error, fmt::format("timeline: cannot write {}: {}", file.string(), std::strerror(error)));
+    return fail(base::errc::io_error,
+                fmt::format("timeline: cannot write {}: {}", file.string(), std::strerror(error)));
   }
   return std::unique_ptr<timeline_writer>(new timeline_writer(source, out, file, interval, clock));
 }

@@ -60,8 +60,7 @@ std::string threshold_sentence(const std::vector<catch_up_row>& rows) {
   // The setting is one for all applications; a run put together from several differs.
   std::string each;
   for (const auto& row : rows) {
-    each += fmt::format("{}{:.0f} ms for {}", each.empty() ? "" : ", ", row.caught_up_latency_millis,
-                        row.subscription);
+    each += fmt::format("{}{:.0f} ms for {}", each.empty() ? "" : ", ", row.caught_up_latency_millis, row.subscription);
   }
   return "the application's threshold (" + each + ")";
 }
@@ -80,10 +79,10 @@ void add_cache_blocks(const run_data& run, section& s) {
     return;
   }
   auto start = measurement_start_millis(run);
-  std::string window =
-      start ? fmt::format("the samples at {} and {} from the measurement's start", seconds_text(seconds_between(*start, cache->from_millis)),
-                          seconds_text(seconds_between(*start, cache->to_millis)))
-            : "its first and last samples";
+  std::string window = start ? fmt::format("the samples at {} and {} from the measurement's start",
+                                           seconds_text(seconds_between(*start, cache->from_millis)),
+                                           seconds_text(seconds_between(*start, cache->to_millis)))
+                             : "its first and last samples";
   s.blocks.push_back(paragraph{
       "The broker's entry cache from the measurement's start until the last application's last message, from " +
       code("broker-metrics.csv") +
@@ -100,9 +99,9 @@ void add_cache_blocks(const run_data& run, section& s) {
   t.rows.push_back({"Cached at the end", format_count(cache->bytes_at_end) + " bytes"});
   s.blocks.push_back(std::move(t));
   if (cache->hits < 0 || cache->misses < 0 || cache->inserts < 0 || cache->evictions < 0) {
-    s.blocks.push_back(paragraph{bold(
-        "The counters went down during the measurement: the broker restarted, so these differences are not the "
-        "measurement's.")});
+    s.blocks.push_back(paragraph{
+        bold("The counters went down during the measurement: the broker restarted, so these differences are not the "
+             "measurement's.")});
   }
 }
 
@@ -205,12 +204,13 @@ section catch_up_section(const run_data& run) {
           {false, true, true, true, true, true},
           {}};
   for (const auto& row : rows) {
-    inline_text joined = !row.joined ? inline_text("did not join")
+    inline_text joined = !row.joined          ? inline_text("did not join")
                          : row.joined_seconds ? inline_text(seconds_text(*row.joined_seconds))
                                               : inline_text("–");
     std::string caught_up = "not caught up";
     if (row.catch_up_seconds) {
-      caught_up = seconds_text(*row.catch_up_seconds) + (row.after_gateways_finished ? ", after the gateways finished" : "");
+      caught_up =
+          seconds_text(*row.catch_up_seconds) + (row.after_gateways_finished ? ", after the gateways finished" : "");
     }
     std::string rate = "–";
     if (row.catch_up_rate) {

@@ -21,15 +21,15 @@ namespace magnetar::perf::report {
 // One late application (summary joinSeconds > 0). Times are in seconds.
 struct catch_up_row {
   std::string subscription;
-  bool joined = false;                      // joinEpochMillis > 0
-  std::optional<double> joined_seconds;     // after the measurement start, when both are known
-  std::optional<double> backlog_at_join;    // summed over its topics, latest sample at or before the join
-  std::optional<double> catch_up_seconds;   // caughtUp - join; nullopt: not caught up
-  bool after_gateways_finished = false;     // caught up after measurementEndEpochMillis
-  std::optional<double> catch_up_rate;      // messagesWhenCaughtUp over the catch-up time, msg/s
-  std::optional<double> rate_until_last;    // not caught up: unique over last message - join, msg/s
+  bool joined = false;                         // joinEpochMillis > 0
+  std::optional<double> joined_seconds;        // after the measurement start, when both are known
+  std::optional<double> backlog_at_join;       // summed over its topics, latest sample at or before the join
+  std::optional<double> catch_up_seconds;      // caughtUp - join; nullopt: not caught up
+  bool after_gateways_finished = false;        // caught up after measurementEndEpochMillis
+  std::optional<double> catch_up_rate;         // messagesWhenCaughtUp over the catch-up time, msg/s
+  std::optional<double> rate_until_last;       // not caught up: unique over last message - join, msg/s
   std::optional<double> last_message_seconds;  // last measured receipt - join
-  double caught_up_latency_millis = 1000;   // the threshold the application applied
+  double caught_up_latency_millis = 1000;      // the threshold the application applied
 };
 
 // The measurement's start and end in epoch milliseconds: the gateways' summary, else the
@@ -53,7 +53,7 @@ struct cache_figures {
   double evictions = 0;
   std::optional<double> hit_ratio;  // hits / (hits + misses), nullopt without reads
   double bytes_at_end = 0;
-  std::int64_t from_millis = 0;     // the samples used
+  std::int64_t from_millis = 0;  // the samples used
   std::int64_t to_millis = 0;
 };
 // nullopt when broker-metrics.csv is absent or has no sample.

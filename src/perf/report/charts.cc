@@ -36,7 +36,7 @@ bool is_marked(const std::string& event) {
 struct series {
   std::string title;
   std::vector<std::pair<double, double>> points;
-  int color = 1;       // gnuplot line colour index, so that p50 and p99 of one source match
+  int color = 1;  // gnuplot line colour index, so that p50 and p99 of one source match
   bool dashed = false;
 };
 
@@ -76,12 +76,12 @@ std::vector<marker> event_markers(const run_data& run, double span) {
 }
 
 struct plot {
-  std::string name;   // file stem
+  std::string name;  // file stem
   std::string title;
   std::string xlabel;
   std::string ylabel;
   std::vector<series> lines;
-  bool time_axis = true;   // seconds since start, with the run's events marked
+  bool time_axis = true;  // seconds since start, with the run's events marked
   bool percentile_axis = false;
 };
 
@@ -111,8 +111,8 @@ std::optional<std::string> run_gnuplot(const std::string& gnuplot, const fs::pat
 }
 
 // time_span: the seconds that every time chart shows, so that their axes line up.
-std::string script_for(const plot& p, const std::vector<fs::path>& data_files, const fs::path& png,
-                       const run_data& run, double time_span) {
+std::string script_for(const plot& p, const std::vector<fs::path>& data_files, const fs::path& png, const run_data& run,
+                       double time_span) {
   std::string s;
   s += "set terminal pngcairo size 1200,480 noenhanced font 'Sans,10'\n";
   s += fmt::format("set output {}\n", gnuplot_string(png.string()));
@@ -141,9 +141,10 @@ std::string script_for(const plot& p, const std::vector<fs::path>& data_files, c
     s += fmt::format("set xrange [0:{}]\n", std::max(1.0, time_span * 1.02));
     for (const auto& m : markers) {
       s += fmt::format("set arrow from {0}, graph 0 to {0}, graph 1 nohead lc rgb '#888888' dt 2 lw 1\n", m.seconds);
-      s += fmt::format("set label {} at {}, graph 0.97 rotate by 90 right offset -0.7,0 font 'Sans,8' "
-                       "tc rgb '#555555' boxed front\n",
-                       gnuplot_string(m.label), m.seconds);
+      s += fmt::format(
+          "set label {} at {}, graph 0.97 rotate by 90 right offset -0.7,0 font 'Sans,8' "
+          "tc rgb '#555555' boxed front\n",
+          gnuplot_string(m.label), m.seconds);
     }
   }
   // Points show a run of a few seconds; on a long one they would hide the lines.
@@ -300,16 +301,16 @@ chart_set draw_charts(const run_data& run, const fs::path& charts_dir, const cha
     fs::remove(png, ec);
     if (auto error = run_gnuplot(options.gnuplot, script, log, gnuplot_missing)) {
       if (gnuplot_missing) {
-        result.notes.push_back(fmt::format(
-            "no charts: gnuplot was not found ({}); install gnuplot-nox or set MAGNETAR_GNUPLOT", *error));
+        result.notes.push_back(
+            fmt::format("no charts: gnuplot was not found ({}); install gnuplot-nox or set MAGNETAR_GNUPLOT", *error));
       } else {
         result.notes.push_back(fmt::format("no {} chart: {}", p.name, *error));
       }
       continue;
     }
     if (!fs::is_regular_file(png, ec) || fs::file_size(png, ec) == 0) {
-      result.notes.push_back(fmt::format("no {} chart: gnuplot wrote no image (see charts/{})", p.name,
-                                         log.filename().string()));
+      result.notes.push_back(
+          fmt::format("no {} chart: gnuplot wrote no image (see charts/{})", p.name, log.filename().string()));
       continue;
     }
     result.drawn.push_back({p.title, png});

@@ -155,7 +155,8 @@ section charts_section(const chart_set& charts_a, const chart_set& charts_b, con
     for (const auto& [side, set] : {std::pair{"A", &charts_a}, std::pair{"B", &charts_b}}) {
       auto it = std::find_if(set->drawn.begin(), set->drawn.end(), [&](const chart& c) { return c.title == title; });
       if (it != set->drawn.end()) {
-        row.images.push_back({fmt::format("{}: {}", side, title), it->png.lexically_relative(base_dir).generic_string()});
+        row.images.push_back(
+            {fmt::format("{}: {}", side, title), it->png.lexically_relative(base_dir).generic_string()});
       }
     }
     s.blocks.emplace_back(std::in_place_type<image_row>, std::move(row));
@@ -169,8 +170,8 @@ section charts_section(const chart_set& charts_a, const chart_set& charts_b, con
 
 }  // namespace
 
-document comparison_document(const run_data& a, const chart_set& charts_a, const run_data& b,
-                             const chart_set& charts_b, const fs::path& base_dir) {
+document comparison_document(const run_data& a, const chart_set& charts_a, const run_data& b, const chart_set& charts_b,
+                             const fs::path& base_dir) {
   document doc;
   doc.title = fmt::format("Comparison: A {} vs B {}", run_label(a), run_label(b));
   doc.sections.push_back(runs_section(a, b));

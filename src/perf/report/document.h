@@ -27,7 +27,7 @@ struct inline_text {
   std::vector<span> spans;
   inline_text() = default;
   inline_text(std::string text) : spans{{span::style::text, std::move(text), {}}} {}  // NOLINT: implicit
-  inline_text(const char* text) : inline_text(std::string(text)) {}                  // NOLINT: implicit
+  inline_text(const char* text) : inline_text(std::string(text)) {}                   // NOLINT: implicit
   inline_text& operator+=(const inline_text& more) {
     spans.insert(spans.end(), more.spans.begin(), more.spans.end());
     return *this;

@@ -32,7 +32,7 @@ struct key_figure {
   std::string group;  // "Throughput", "Latency", "Correctness", "Catch-up", "Backlog"
   std::string label;
   std::optional<double> value;
-  std::string unit;   // "msg/s", "ms", "s", "" (a count)
+  std::string unit;  // "msg/s", "ms", "s", "" (a count)
   // Which way a change is an improvement; a count such as unique messages is neither.
   enum class better { higher, lower, neither };
   better direction = better::higher;

@@ -4,8 +4,8 @@
 #include "perf/report/document.h"
 #include "perf/report/run_files.h"
 
-#include <boost/beast/core/detail/base64.hpp>
 #include <fmt/format.h>
+#include <boost/beast/core/detail/base64.hpp>
 
 namespace magnetar::perf::report {
 namespace {
@@ -62,9 +62,7 @@ std::string render(const inline_text& text) {
       case span::style::text: out += escape(s.text); break;
       case span::style::code: out += "<code>" + escape(s.text) + "</code>"; break;
       case span::style::bold: out += "<strong>" + escape(s.text) + "</strong>"; break;
-      case span::style::link:
-        out += fmt::format("<a href=\"{}\">{}</a>", escape(s.target), escape(s.text));
-        break;
+      case span::style::link: out += fmt::format("<a href=\"{}\">{}</a>", escape(s.target), escape(s.text)); break;
     }
   }
   return out;
@@ -91,7 +89,8 @@ result<void> render_block(std::string& out, const block& b, const std::filesyste
       return i < t->numeric.size() && t->numeric[i] ? std::string(" class=\"num\"") : std::string();
     };
     out += "<table>\n<thead><tr>";
-    for (std::size_t i = 0; i < t->header.size(); ++i) out += fmt::format("<th{}>{}</th>", cls(i), escape(t->header[i]));
+    for (std::size_t i = 0; i < t->header.size(); ++i)
+      out += fmt::format("<th{}>{}</th>", cls(i), escape(t->header[i]));
     out += "</tr></thead>\n<tbody>\n";
     for (const auto& row : t->rows) {
       out += "<tr>";

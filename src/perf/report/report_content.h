@@ -19,7 +19,7 @@ verdict run_verdict(const run_data& run);
 document run_document(const run_data& run, const chart_set& charts, const std::filesystem::path& base_dir);
 
 // The comparison of run a with run b (deltas are b - a); charts as drawn into base_dir.
-document comparison_document(const run_data& a, const chart_set& charts_a, const run_data& b,
-                             const chart_set& charts_b, const std::filesystem::path& base_dir);
+document comparison_document(const run_data& a, const chart_set& charts_a, const run_data& b, const chart_set& charts_b,
+                             const std::filesystem::path& base_dir);
 
 }  // namespace magnetar::perf::report

@@ -170,8 +170,8 @@ void load_settings(run_data& data, const YAML::Node& config) {
   }
   auto restart_interval = iot("behaviors.podRestarts.intervalSeconds");
   if (restart_interval && *restart_interval != "0") {
-    add("Pod restarts", fmt::format("{} of the pods every {} s",
-                                    iot("behaviors.podRestarts.fraction").value_or("?"), *restart_interval));
+    add("Pod restarts", fmt::format("{} of the pods every {} s", iot("behaviors.podRestarts.fraction").value_or("?"),
+                                    *restart_interval));
   }
 }
 
@@ -182,12 +182,13 @@ void load_run_settings(run_data& data) {
   if (!data.run_info) return;
   const auto& info = *data.run_info;
   if (auto it = info.find("standalone"); it != info.end() && it->is_boolean()) {
-    data.settings.push_back({"Cluster", it->get<bool>() ? "a standalone the launcher started" : "given by --service-url"});
+    data.settings.push_back(
+        {"Cluster", it->get<bool>() ? "a standalone the launcher started" : "given by --service-url"});
   }
   if (auto it = info.find("workloadNice"); it != info.end() && it->is_number_integer()) {
     const int steps = it->get<int>();
-    data.settings.push_back(
-        {"Workload priority", steps > 0 ? fmt::format("{} nice steps below the launcher", steps) : "same as the launcher"});
+    data.settings.push_back({"Workload priority", steps > 0 ? fmt::format("{} nice steps below the launcher", steps)
+                                                            : "same as the launcher"});
   }
 }
 
@@ -204,8 +205,8 @@ void load_config(run_data& data, loader& files, std::set<std::string, decltype(&
   try {
     load_settings(data, config);
     auto count = yaml_scalar(config, "workloads.iotTelemetry.applications.count");
-    auto prefix = yaml_scalar(config, "workloads.iotTelemetry.applications.subscriptionPrefix")
-                      .value_or("iot-application-");
+    auto prefix =
+        yaml_scalar(config, "workloads.iotTelemetry.applications.subscriptionPrefix").value_or("iot-application-");
     int applications = count ? std::atoi(count->c_str()) : 0;
     // A bad count in a hand-edited file must not make the report list a million names.
     for (int a = 0; a < std::min(applications, 1000); ++a) subscriptions.insert(prefix + std::to_string(a));
@@ -260,11 +261,10 @@ void load_broker_metrics(run_data& data) {
   for (const auto& row : table.rows) {
     auto millis = table.number(row, "epochMillis");
     if (!millis) continue;
-    data.broker_cache.push_back({static_cast<std::int64_t>(*millis), table.number(row, "cacheHits").value_or(0),
-                                 table.number(row, "cacheMisses").value_or(0),
-                                 table.number(row, "cacheInserts").value_or(0),
-                                 table.number(row, "cacheEvictions").value_or(0),
-                                 table.number(row, "cacheBytes").value_or(0)});
+    data.broker_cache.push_back(
+        {static_cast<std::int64_t>(*millis), table.number(row, "cacheHits").value_or(0),
+         table.number(row, "cacheMisses").value_or(0), table.number(row, "cacheInserts").value_or(0),
+         table.number(row, "cacheEvictions").value_or(0), table.number(row, "cacheBytes").value_or(0)});
   }
   std::stable_sort(data.broker_cache.begin(), data.broker_cache.end(),
                    [](const cache_sample& a, const cache_sample& b) { return a.epoch_millis < b.epoch_millis; });

@@ -26,8 +26,7 @@ result<std::filesystem::path> write_run_report(const std::filesystem::path& run_
 // with the two runs' key figures side by side, their deltas (B against A) and both runs'
 // charts (drawn into out_dir/charts/); returns compare.html's path. The run directories
 // are only read.
-result<std::filesystem::path> write_comparison(const std::filesystem::path& run_a,
-                                               const std::filesystem::path& run_b,
+result<std::filesystem::path> write_comparison(const std::filesystem::path& run_a, const std::filesystem::path& run_b,
                                                const std::filesystem::path& out_dir);
 
 }  // namespace magnetar::perf

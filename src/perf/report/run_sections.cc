@@ -1,5 +1,6 @@
 // The run report's sections, in the order a reader asks: did it pass, what was run, was
-// every message delivered in order, how fast (and how fast late applications caught up), how long it took, what queued up, on what.
+// every message delivered in order, how fast (and how fast late applications caught up), how long it took, what queued
+// up, on what.
 #include "perf/report/catch_up.h"
 #include "perf/report/figures.h"
 #include "perf/report/report_content.h"
@@ -24,9 +25,9 @@ inline_text or_dash(std::optional<std::string> value) { return value ? inline_te
 
 section missing_section(const run_data& run) {
   section s{"Missing files", {}};
-  s.blocks.push_back(paragraph{
-      "The run directory lacks these files of the contract (a run that stopped early writes fewer); the "
-      "report shows what the others hold."});
+  s.blocks.push_back(
+      paragraph{"The run directory lacks these files of the contract (a run that stopped early writes fewer); the "
+                "report shows what the others hold."});
   bullet_list missing;
   for (const auto& m : run.missing) missing.items.push_back(code(m));
   for (const auto& u : run.unreadable) missing.items.push_back(inline_text("unreadable: ") + code(u));
@@ -102,7 +103,8 @@ section throughput_section(const run_data& run) {
   if (g) {
     table t{{"Gateways", "Value"}, {false, true}, {}};
     t.rows.push_back({"Measured throughput", format_decimal(number(g, "messagesPerSecond"), 1) + " msg/s"});
-    t.rows.push_back({"Whole run (warmup included)", format_decimal(number(g, "wholeRunMessagesPerSecond"), 1) + " msg/s"});
+    t.rows.push_back(
+        {"Whole run (warmup included)", format_decimal(number(g, "wholeRunMessagesPerSecond"), 1) + " msg/s"});
     t.rows.push_back({"Measured messages", format_count(number(g, "measuredMessages"))});
     t.rows.push_back({"Warmup messages", format_count(number(g, "warmupMessages"))});
     auto start = number(g, "measurementStartEpochMillis");
@@ -184,9 +186,9 @@ section backlog_section(const run_data& run) {
                       format_count(static_cast<double>(samples.size()))});
   }
   s.blocks.push_back(std::move(t));
-  s.blocks.push_back(paragraph{
-      "Sampled from the broker's topic stats once per second and summed over the topics; a sampled maximum "
-      "is not the exact peak between samples."});
+  s.blocks.push_back(
+      paragraph{"Sampled from the broker's topic stats once per second and summed over the topics; a sampled maximum "
+                "is not the exact peak between samples."});
   return s;
 }
 
@@ -201,9 +203,9 @@ section charts_section(const chart_set& charts, const fs::path& base_dir) {
     s.blocks.push_back(std::move(notes));
   }
   if (!charts.drawn.empty()) {
-    s.blocks.push_back(paragraph{
-        "Time axes count seconds from the run's start; dashed vertical lines mark the run's events. The "
-        "percentile axis spreads the tail: each step right is ten times rarer."});
+    s.blocks.push_back(
+        paragraph{"Time axes count seconds from the run's start; dashed vertical lines mark the run's events. The "
+                  "percentile axis spreads the tail: each step right is ten times rarer."});
   }
   return s;
 }

@@ -108,8 +108,8 @@ result<void> apply_set(YAML::Node& root, std::string_view assignment) {
     const YAML::Node next = std::as_const(node)[elements[i]];
     if (!next.IsDefined()) {
       return fail(base::errc::invalid_argument,
-                  fmt::format("--set {}: {} does not exist in the scenario; --set changes existing sections only",
-                              path, walked));
+                  fmt::format("--set {}: {} does not exist in the scenario; --set changes existing sections only", path,
+                              walked));
     }
     if (!next.IsMap()) {
       return fail(base::errc::invalid_argument,
@@ -126,9 +126,8 @@ result<void> apply_set(YAML::Node& root, std::string_view assignment) {
     return success();
   }
   if (!existing.IsScalar()) {
-    return fail(base::errc::invalid_argument,
-                fmt::format("--set {}: {} is {}; --set replaces single values only", path, path,
-                            kind_of_node(existing)));
+    return fail(base::errc::invalid_argument, fmt::format("--set {}: {} is {}; --set replaces single values only", path,
+                                                          path, kind_of_node(existing)));
   }
   MAGNETAR_TRY(replacement, yaml_scalar::retyped_like(existing, value, fmt::format("--set {}", path)));
   node[last] = replacement;

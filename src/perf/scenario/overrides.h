@@ -22,7 +22,8 @@ namespace magnetar::perf {
 // absolute path as given; a relative one against the working directory, then the
 // scenario's directory, then its configs/ folder; each also with `.yaml` appended when
 // the path has no such extension. Fails naming every place it looked.
-result<std::filesystem::path> find_overlay(const std::filesystem::path& spec, const std::filesystem::path& scenario_dir);
+result<std::filesystem::path> find_overlay(const std::filesystem::path& spec,
+                                           const std::filesystem::path& scenario_dir);
 
 // Applies one `path=value` to `root`: every element of the dotted path but the last must
 // be an existing mapping; an existing last key must be a scalar and `value` must have its

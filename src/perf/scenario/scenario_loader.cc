@@ -49,9 +49,7 @@ void emit_node(YAML::Emitter& out, const YAML::Node& node) {
       }
       break;
     case YAML::NodeType::Null:
-    case YAML::NodeType::Undefined:
-      out << YAML::Null;
-      break;
+    case YAML::NodeType::Undefined: out << YAML::Null; break;
   }
 }
 
@@ -69,8 +67,8 @@ std::map<std::string, std::string> process_environment() {
 }
 
 result<YAML::Node> resolve_scenario(const fs::path& file, const scenario_overrides& overrides) {
-  return resolve_scenario(file, overrides, overrides.environment ? process_environment()
-                                                                 : std::map<std::string, std::string>{});
+  return resolve_scenario(file, overrides,
+                          overrides.environment ? process_environment() : std::map<std::string, std::string>{});
 }
 
 result<YAML::Node> resolve_scenario(const fs::path& file, const scenario_overrides& overrides,
@@ -109,9 +107,8 @@ result<scenario_settings> load_resolved_config(const fs::path& resolved_config_y
   try {
     tree = YAML::Load(text.str());
   } catch (const YAML::Exception& e) {
-    return fail(base::errc::invalid_argument,
-                fmt::format("{}: line {}, column {}: {}", resolved_config_yaml.string(), e.mark.line + 1,
-                            e.mark.column + 1, e.msg));
+    return fail(base::errc::invalid_argument, fmt::format("{}: line {}, column {}: {}", resolved_config_yaml.string(),
+                                                          e.mark.line + 1, e.mark.column + 1, e.msg));
   }
   auto settings = parse_settings(tree);
   if (!settings) {

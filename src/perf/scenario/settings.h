@@ -30,8 +30,8 @@ struct cluster_settings {
 };
 
 struct warmup_settings {
-  int seconds = 0;           // at `rate`; exclusive with messages
-  std::int64_t messages = 0; // with rate 0
+  int seconds = 0;            // at `rate`; exclusive with messages
+  std::int64_t messages = 0;  // with rate 0
   int rounds = 1;
   int round_delay_seconds = 0;
 };
@@ -79,9 +79,7 @@ struct applications_settings {
   int caught_up_latency_millis = 1000;
 
   // When application a joins (0 without join_seconds).
-  int join_seconds_of(int a) const {
-    return join_seconds.empty() ? 0 : join_seconds.at(static_cast<std::size_t>(a));
-  }
+  int join_seconds_of(int a) const { return join_seconds.empty() ? 0 : join_seconds.at(static_cast<std::size_t>(a)); }
 };
 
 struct pod_restarts_settings {

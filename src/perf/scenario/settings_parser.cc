@@ -41,8 +41,8 @@ void read_gateways(settings_reader& iot, gateways_settings& out) {
 }
 
 void read_applications(settings_reader& iot, applications_settings& out) {
-  auto applications = iot.section("applications", {"count", "podsPerApplication", "subscriptionPrefix", "client",
-                                                    "env", "joinSeconds", "caughtUpLatencyMillis"});
+  auto applications = iot.section("applications", {"count", "podsPerApplication", "subscriptionPrefix", "client", "env",
+                                                   "joinSeconds", "caughtUpLatencyMillis"});
   applications.read("count", out.count, 1);
   applications.read("podsPerApplication", out.pods_per_application, 1);
   applications.read("subscriptionPrefix", out.subscription_prefix);
@@ -55,8 +55,8 @@ void read_applications(settings_reader& iot, applications_settings& out) {
 }
 
 void read_iot(settings_reader workloads, iot_telemetry_settings& out) {
-  auto iot = workloads.section("iotTelemetry", {"warmup", "measurement", "rate", "payload", "timeoutSeconds",
-                                                "devices", "gateways", "topics", "applications", "behaviors"});
+  auto iot = workloads.section("iotTelemetry", {"warmup", "measurement", "rate", "payload", "timeoutSeconds", "devices",
+                                                "gateways", "topics", "applications", "behaviors"});
   read_warmup(iot, out.warmup);
   auto measurement = iot.section("measurement", {"seconds", "messages"});
   measurement.read("seconds", out.measurement.seconds, 0);

@@ -51,8 +51,8 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
     row[0] = i;
     for (std::size_t j = 1; j <= b.size(); ++j) {
       const std::size_t above = row[j];
-      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
-                        std::tolower(static_cast<unsigned char>(b[j - 1]));
+      const bool same =
+          std::tolower(static_cast<unsigned char>(a[i - 1])) == std::tolower(static_cast<unsigned char>(b[j - 1]));
       row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
       diagonal = above;
     }
@@ -153,7 +153,8 @@ void settings_reader::read(std::string_view key, std::int64_t& out, std::int64_t
                           ? yaml_scalar::parse_integer(node.Scalar())
                           : std::nullopt;
   if (!parsed || *parsed < min || *parsed > max) {
-    _problems.add(fmt::format("{} must be a whole number, {}, not {}", path_of(key), range_text(min, max), quoted(node)));
+    _problems.add(
+        fmt::format("{} must be a whole number, {}, not {}", path_of(key), range_text(min, max), quoted(node)));
     return;
   }
   out = *parsed;
@@ -175,7 +176,7 @@ void settings_reader::read(std::string_view key, double& out, double min, double
                           : std::nullopt;
   if (!parsed || *parsed < min || *parsed > max) {
     const std::string range = max == std::numeric_limits<double>::max() ? fmt::format("{} or more", min)
-                                                                         : fmt::format("from {} to {}", min, max);
+                                                                        : fmt::format("from {} to {}", min, max);
     _problems.add(fmt::format("{} must be a number, {}, not {}", path_of(key), range, quoted(node)));
     return;
   }

@@ -18,14 +18,16 @@ std::string rate_text(double rate) { return fmt::format("{:g} msg/s", rate); }
 
 void check_warmup(const iot_telemetry_settings& s, problem_list& problems) {
   if (s.warmup.seconds > 0 && s.warmup.messages > 0) {
-    problems.add(fmt::format("{0}.warmup.seconds and {0}.warmup.messages are mutually exclusive: set seconds "
-                             "(traffic at the rate) or messages (a count, as a rate of 0 needs), not both",
-                             iot));
+    problems.add(
+        fmt::format("{0}.warmup.seconds and {0}.warmup.messages are mutually exclusive: set seconds "
+                    "(traffic at the rate) or messages (a count, as a rate of 0 needs), not both",
+                    iot));
   }
   if (s.warmup.seconds > 0 && s.rate <= 0) {
-    problems.add(fmt::format("{0}.warmup.seconds needs a rate above 0; with rate 0 (as fast as possible) set "
-                             "{0}.warmup.messages instead",
-                             iot));
+    problems.add(
+        fmt::format("{0}.warmup.seconds needs a rate above 0; with rate 0 (as fast as possible) set "
+                    "{0}.warmup.messages instead",
+                    iot));
   }
 }
 
@@ -33,9 +35,10 @@ void check_measurement(const iot_telemetry_settings& s, problem_list& problems) 
   if (s.measurement.seconds == 0 && s.measurement.messages == 0) {
     problems.add(fmt::format("{0}.measurement needs seconds (at the rate) or messages (a count): both are 0", iot));
   } else if (s.rate <= 0 && s.measurement.messages == 0) {
-    problems.add(fmt::format("{0}.rate 0 (as fast as possible) needs {0}.measurement.messages above 0: without a "
-                             "rate, seconds cannot say how many messages to send",
-                             iot));
+    problems.add(
+        fmt::format("{0}.rate 0 (as fast as possible) needs {0}.measurement.messages above 0: without a "
+                    "rate, seconds cannot say how many messages to send",
+                    iot));
   }
 }
 
@@ -46,37 +49,38 @@ void check_timeout(const iot_telemetry_settings& s, problem_list& problems) {
   if (s.timeout_seconds >= needs) return;
   std::string parts;
   if (warmup > 0) {
-    parts = fmt::format("{} s of warmup ({} round(s) of {} s{}) and ", warmup, s.warmup.rounds,
-                        s.warmup_round_seconds(),
-                        s.warmup.round_delay_seconds > 0
-                            ? fmt::format(" and a {} s delay after each", s.warmup.round_delay_seconds)
-                            : "");
+    parts = fmt::format(
+        "{} s of warmup ({} round(s) of {} s{}) and ", warmup, s.warmup.rounds, s.warmup_round_seconds(),
+        s.warmup.round_delay_seconds > 0 ? fmt::format(" and a {} s delay after each", s.warmup.round_delay_seconds)
+                                         : "");
   }
   parts += fmt::format("{} s of measurement", measurement);
   if (s.rate > 0) parts += " at " + rate_text(s.rate);
-  problems.add(fmt::format("{}.timeoutSeconds is {}, but the workload needs {} s: {}. The applications stop "
-                           "waiting at the timeout and the run fails; set timeoutSeconds to at least {}, better {} "
-                           "({} s for start-up and catching up)",
-                           iot, s.timeout_seconds, needs, parts, needs, needs + timeout_margin_seconds,
-                           timeout_margin_seconds));
+  problems.add(
+      fmt::format("{}.timeoutSeconds is {}, but the workload needs {} s: {}. The applications stop "
+                  "waiting at the timeout and the run fails; set timeoutSeconds to at least {}, better {} "
+                  "({} s for start-up and catching up)",
+                  iot, s.timeout_seconds, needs, parts, needs, needs + timeout_margin_seconds, timeout_margin_seconds));
 }
 
 void check_joins(const iot_telemetry_settings& s, problem_list& problems) {
   const auto& joins = s.applications.join_seconds;
   if (joins.empty()) return;
   if (joins.size() != static_cast<std::size_t>(s.applications.count)) {
-    problems.add(fmt::format("{0}.applications.joinSeconds has {1} value(s), but needs a value for each of the {2} "
-                             "applications ({0}.applications.count)",
-                             iot, joins.size(), s.applications.count));
+    problems.add(
+        fmt::format("{0}.applications.joinSeconds has {1} value(s), but needs a value for each of the {2} "
+                    "applications ({0}.applications.count)",
+                    iot, joins.size(), s.applications.count));
     return;
   }
   const std::int64_t latest = *std::max_element(joins.begin(), joins.end());
   const std::int64_t warmup = s.warmup_total_seconds();
   if (warmup + latest >= s.timeout_seconds) {
-    problems.add(fmt::format("{0}.applications.joinSeconds: the warmup ({1} s) and the latest join ({2} s after the "
-                             "measurement's start) must be within {0}.timeoutSeconds ({3}); make the join earlier "
-                             "than {4} s or the timeout longer",
-                             iot, warmup, latest, s.timeout_seconds, std::max<std::int64_t>(0, s.timeout_seconds - warmup)));
+    problems.add(
+        fmt::format("{0}.applications.joinSeconds: the warmup ({1} s) and the latest join ({2} s after the "
+                    "measurement's start) must be within {0}.timeoutSeconds ({3}); make the join earlier "
+                    "than {4} s or the timeout longer",
+                    iot, warmup, latest, s.timeout_seconds, std::max<std::int64_t>(0, s.timeout_seconds - warmup)));
   }
 }
 
@@ -84,9 +88,10 @@ void check_output_name(const scenario_settings& settings, problem_list& problems
   if (!settings.output_name) return;
   const std::string& name = *settings.output_name;
   if (name == "." || name == ".." || name.find('/') != std::string::npos || name.find('\0') != std::string::npos) {
-    problems.add(fmt::format("output.name \"{}\" names a directory of the run's path: use a single name, without "
-                             "'/', not . or ..",
-                             name));
+    problems.add(
+        fmt::format("output.name \"{}\" names a directory of the run's path: use a single name, without "
+                    "'/', not . or ..",
+                    name));
   }
 }
 
@@ -103,8 +108,9 @@ void validate_settings(const scenario_settings& settings, problem_list& problems
 }
 
 result<void> check_standalone_cluster(const cluster_settings& cluster) {
-  for (const auto& [name, group] : {std::pair<std::string_view, const node_group_settings&>{"brokers", cluster.brokers},
-                                    std::pair<std::string_view, const node_group_settings&>{"bookies", cluster.bookies}}) {
+  for (const auto& [name, group] :
+       {std::pair<std::string_view, const node_group_settings&>{"brokers", cluster.brokers},
+        std::pair<std::string_view, const node_group_settings&>{"bookies", cluster.bookies}}) {
     if (group.replicas != 1) {
       return fail(base::errc::unsupported,
                   fmt::format("cluster.{0}.replicas: {1} needs the cluster launcher, not built yet; the launcher runs "

@@ -39,15 +39,17 @@ result<YAML::Node> read_mapping(const fs::path& file, const fs::path& declared_b
   } catch (const YAML::BadFile&) {
     return fail(base::errc::io_error, fmt::format("scenario file {}{} cannot be read", file.string(), by));
   } catch (const YAML::Exception& e) {
-    return fail(base::errc::invalid_argument,
-                fmt::format("scenario file {}: line {}, column {}: {}", file.string(), e.mark.line + 1,
-                            e.mark.column + 1, e.msg));
+    return fail(base::errc::invalid_argument, fmt::format("scenario file {}: line {}, column {}: {}", file.string(),
+                                                          e.mark.line + 1, e.mark.column + 1, e.msg));
   }
   if (!root.IsMap()) {
     return fail(base::errc::invalid_argument,
                 fmt::format("scenario file {}{}: the root must be a YAML mapping (keys such as cluster and "
                             "workloads), not {}",
-                            file.string(), by, root.IsNull() ? "empty" : root.IsSequence() ? "a list" : "a scalar"));
+                            file.string(), by,
+                            root.IsNull()       ? "empty"
+                            : root.IsSequence() ? "a list"
+                                                : "a scalar"));
   }
   return root;
 }
@@ -83,8 +85,7 @@ result<void> merge_file(YAML::Node& target, const fs::path& file, const fs::path
       }
     } else {
       return fail(base::errc::invalid_argument,
-                  fmt::format("scenario file {}: extends must be a file path or a list of file paths",
-                              file.string()));
+                  fmt::format("scenario file {}: extends must be a file path or a list of file paths", file.string()));
     }
   }
   source.remove("extends");

@@ -36,8 +36,7 @@ std::optional<double> parse_floating(std::string_view text) {
   if (!text.empty() && text.front() == '+') text.remove_prefix(1);
   if (text.empty()) return std::nullopt;
   double value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value,
-                                         std::chars_format::general);
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, std::chars_format::general);
   // from_chars reads "inf" and "nan", which are not numbers a scenario means.
   if (ec != std::errc{} || end != text.data() + text.size() || !std::isfinite(value)) return std::nullopt;
   return value;
@@ -81,9 +80,8 @@ result<YAML::Node> retyped_like(const YAML::Node& existing, const std::string& t
     case kind::floating: fits = parse_floating(text).has_value(); break;
   }
   if (!fits) {
-    return fail(base::errc::invalid_argument,
-                fmt::format("{}: \"{}\" is not {}, as the value it replaces ({}) is", where, text, describe(k),
-                            existing.Scalar()));
+    return fail(base::errc::invalid_argument, fmt::format("{}: \"{}\" is not {}, as the value it replaces ({}) is",
+                                                          where, text, describe(k), existing.Scalar()));
   }
   return make_scalar(text, k);
 }

@@ -45,8 +45,8 @@ result<consumer> application::subscribe(client& c, int pod_index) const {
   consumer_config config;
   config.type = subscription_type::key_shared;
   config.position = initial_position::earliest;
-  config.consumer_name = pod_index < 0 ? fmt::format("{}-creator", _subscription)
-                                      : fmt::format("{}-pod-{}", _subscription, pod_index);
+  config.consumer_name =
+      pod_index < 0 ? fmt::format("{}-creator", _subscription) : fmt::format("{}-pod-{}", _subscription, pod_index);
   return c.subscribe(_topics, _subscription, config);
 }
 
@@ -128,7 +128,8 @@ void application::join_when_due(std::chrono::steady_clock::time_point deadline) 
   const auto join_at = start_millis + std::int64_t{_join_seconds} * 1000;
   while (!_stopping.load() && epoch_millis_now() < join_at) {
     if (std::chrono::steady_clock::now() >= deadline) return;  // the run's timeout reports it
-    std::this_thread::sleep_for(std::chrono::milliseconds(std::clamp<std::int64_t>(join_at - epoch_millis_now(), 1, 20)));
+    std::this_thread::sleep_for(
+        std::chrono::milliseconds(std::clamp<std::int64_t>(join_at - epoch_millis_now(), 1, 20)));
   }
   if (_stopping.load()) return;
   // Joining starts now: opening the pods is part of what a late consumer waits for.
@@ -194,7 +195,8 @@ void application::handle(pod& p, const message& m) {
     // millisecond resolution.
     const auto received_micros =
         std::chrono::duration_cast<std::chrono::microseconds>(received_at.time_since_epoch()).count();
-    const auto latency = std::max<std::int64_t>(0, received_micros - static_cast<std::int64_t>(m.publish_time()) * 1000);
+    const auto latency =
+        std::max<std::int64_t>(0, received_micros - static_cast<std::int64_t>(m.publish_time()) * 1000);
     p.latency.record(latency);
     _timeline.record_latency_micros(latency);
     if (late() && _catch_up.received(topic, static_cast<std::int64_t>(m.publish_time()), received_micros / 1000,

@@ -15,8 +15,8 @@
 
 #include "base/histogram.h"
 #include "base/result.h"
-#include "perf/measure/catch_up_tracker.h"
 #include "magnetar/client.h"
+#include "perf/measure/catch_up_tracker.h"
 #include "perf/measure/sequence_tracker.h"
 #include "perf/measure/timeline.h"
 #include "perf/scenario/settings.h"

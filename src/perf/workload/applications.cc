@@ -70,8 +70,7 @@ int run_applications(const workload_options& options) {
       fmt::print(stderr, "iot-consume: {}\n", started.error());
       return workload_failed;
     }
-    if (auto ready = markers.write(markers.applications_ready(applications.back()->subscription()), "ready");
-        !ready) {
+    if (auto ready = markers.write(markers.applications_ready(applications.back()->subscription()), "ready"); !ready) {
       fmt::print(stderr, "iot-consume: {}\n", ready.error());
       return workload_failed;
     }
@@ -83,7 +82,8 @@ int run_applications(const workload_options& options) {
   while (true) {
     std::uint64_t expected = 0;
     if (const auto finished = markers.read(markers.gateways_finished());
-        finished && std::from_chars(finished->data(), finished->data() + finished->size(), expected).ec == std::errc{}) {
+        finished &&
+        std::from_chars(finished->data(), finished->data() + finished->size(), expected).ec == std::errc{}) {
       bool all = true;
       for (auto& a : applications) all = all && a->unique() >= expected;
       if (all) break;

@@ -41,7 +41,8 @@ result<void> coordination::write(const std::filesystem::path& marker, const std:
     if (!out.flush()) return fail(base::errc::io_error, fmt::format("cannot write marker {}", temporary.string()));
   }
   std::filesystem::rename(temporary, marker, ec);
-  if (ec) return fail(base::errc::io_error, fmt::format("cannot rename marker to {}: {}", marker.string(), ec.message()));
+  if (ec)
+    return fail(base::errc::io_error, fmt::format("cannot rename marker to {}: {}", marker.string(), ec.message()));
   return success();
 }
 

@@ -39,8 +39,7 @@ class coordination {
   // timed_out or cancelled otherwise. Markers are files written by other processes, so
   // this looks every 20 ms: cheap for the few markers of a run.
   result<void> wait_for(const std::vector<std::filesystem::path>& markers,
-                        std::chrono::steady_clock::time_point deadline,
-                        const std::atomic<bool>* stop = nullptr) const;
+                        std::chrono::steady_clock::time_point deadline, const std::atomic<bool>* stop = nullptr) const;
 
  private:
   std::filesystem::path _directory;

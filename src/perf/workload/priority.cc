@@ -4,10 +4,10 @@
 
 #include <fmt/format.h>
 
+#include <sys/resource.h>
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <sys/resource.h>
 
 namespace magnetar::perf {
 

@@ -13,7 +13,7 @@ struct workload_options {
   std::string run_id;                      // tags the coordination markers
   std::filesystem::path coordination_dir;  // default: <output>/coordination
   std::string service_url = "pulsar://localhost:6650";
-  std::filesystem::path events_file;       // events.csv; empty: none
+  std::filesystem::path events_file;  // events.csv; empty: none
   // Test hook for the launcher's state comparison: each application forgets the last
   // message it received of one device, so its state ends one short of the gateways'.
   bool drop_one_message = false;

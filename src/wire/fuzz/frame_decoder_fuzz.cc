@@ -123,12 +123,11 @@ void run(const std::uint8_t* data, std::size_t size) {
     fed += chunk;
 
     while (true) {
-      MAGNETAR_ASSERT(decoder.buffered() == fed - taken, "buffered {} after {} fed and {} taken",
-                      decoder.buffered(), fed, taken);
+      MAGNETAR_ASSERT(decoder.buffered() == fed - taken, "buffered {} after {} fed and {} taken", decoder.buffered(),
+                      fed, taken);
       auto next = decoder.next();
       if (failure) {
-        MAGNETAR_ASSERT(!next && next.error().code() == *failure && decoder.failed(),
-                        "a failed decoder recovered");
+        MAGNETAR_ASSERT(!next && next.error().code() == *failure && decoder.failed(), "a failed decoder recovered");
         break;
       }
       const std::size_t buffered = fed - taken;
@@ -178,11 +177,11 @@ void write_seeds(const std::string& dir) {
   seeds.push_back(seed(0x0c, 1, encode_command(t::ping())));
   seeds.push_back(seed(0x04, 2, encode_command(t::connect("fuzz"))));
   seeds.push_back(seed(0x08, 3, encode_payload_command(t::send(), t::metadata(1), t::bytes_of("hello"))));
-  seeds.push_back(
-      seed(0x0c, 4, encode_payload_command(t::send(), t::metadata(2), t::bytes_of("no crc"), {.with_checksum = false})));
-  seeds.push_back(seed(0x08, 5,
-                       encode_payload_command(t::message(), t::metadata(3), t::bytes_of("entry"),
-                                              {.broker_entry_metadata = &entry})));
+  seeds.push_back(seed(
+      0x0c, 4, encode_payload_command(t::send(), t::metadata(2), t::bytes_of("no crc"), {.with_checksum = false})));
+  seeds.push_back(seed(
+      0x08, 5,
+      encode_payload_command(t::message(), t::metadata(3), t::bytes_of("entry"), {.broker_entry_metadata = &entry})));
   std::vector<std::byte> mixed;
   append_command(mixed, t::connect("client"));
   append_payload_command(mixed, t::send(), t::metadata(4), t::random_bytes(300, 4));

@@ -31,8 +31,7 @@ void PrintTo(const implementation& i, std::ostream* out) { *out << i.name; }
 std::vector<implementation> implementations() {
   return {
       {"portable", [](auto bytes, auto seed) { return crc32c_portable(bytes, seed); }, true},
-      {"hardware", [](auto bytes, auto seed) { return crc32c_hardware(bytes, seed); },
-       crc32c_hardware_available()},
+      {"hardware", [](auto bytes, auto seed) { return crc32c_hardware(bytes, seed); }, crc32c_hardware_available()},
       {"dispatched", [](auto bytes, auto seed) { return crc32c(bytes, seed); }, true},
   };
 }
@@ -51,17 +50,11 @@ std::vector<std::byte> filled(std::size_t size, std::uint8_t value) {
   return std::vector<std::byte>(size, static_cast<std::byte>(value));
 }
 
-TEST_P(crc32c_vectors, check_string_123456789_gives_e3069283) {
-  EXPECT_EQ(crc(bytes_of("123456789")), 0xE3069283u);
-}
+TEST_P(crc32c_vectors, check_string_123456789_gives_e3069283) { EXPECT_EQ(crc(bytes_of("123456789")), 0xE3069283u); }
 
-TEST_P(crc32c_vectors, thirty_two_zero_bytes_give_8a9136aa) {
-  EXPECT_EQ(crc(filled(32, 0x00)), 0x8A9136AAu);
-}
+TEST_P(crc32c_vectors, thirty_two_zero_bytes_give_8a9136aa) { EXPECT_EQ(crc(filled(32, 0x00)), 0x8A9136AAu); }
 
-TEST_P(crc32c_vectors, thirty_two_ff_bytes_give_62a8ab43) {
-  EXPECT_EQ(crc(filled(32, 0xFF)), 0x62A8AB43u);
-}
+TEST_P(crc32c_vectors, thirty_two_ff_bytes_give_62a8ab43) { EXPECT_EQ(crc(filled(32, 0xFF)), 0x62A8AB43u); }
 
 TEST_P(crc32c_vectors, ascending_bytes_0_to_31_give_46dd794e) {
   std::array<std::byte, 32> bytes;

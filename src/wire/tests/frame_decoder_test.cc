@@ -70,9 +70,7 @@ std::vector<std::byte> frame_header(std::uint32_t total_size) {
   return bytes;
 }
 
-TEST(frame_decoder, default_limit_is_pulsars_5_mib) {
-  EXPECT_EQ(frame_decoder().max_frame_size(), 5u * 1024 * 1024);
-}
+TEST(frame_decoder, default_limit_is_pulsars_5_mib) { EXPECT_EQ(frame_decoder().max_frame_size(), 5u * 1024 * 1024); }
 
 TEST(frame_decoder, several_frames_in_one_buffer_come_out_in_order) {
   const auto frames = decode_at_once(mixed_stream());
@@ -262,7 +260,8 @@ TEST(frame_decoder, random_bytes_never_crash) {
       }
       default: {  // valid frames with a few bytes changed
         input.assign(valid.begin(), valid.begin() + 2000);
-        for (int flips = 1 + random() % 4; flips > 0; --flips) input[random() % input.size()] = static_cast<std::byte>(random());
+        for (int flips = 1 + random() % 4; flips > 0; --flips)
+          input[random() % input.size()] = static_cast<std::byte>(random());
         break;
       }
     }

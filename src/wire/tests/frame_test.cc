@@ -13,8 +13,8 @@
 namespace magnetar::wire {
 namespace {
 
-using ::testing::HasSubstr;
 using google::protobuf::util::MessageDifferencer;
+using ::testing::HasSubstr;
 namespace t = test_support;
 
 // Offsets in a payload frame written with a checksum and without broker entry metadata.
@@ -136,8 +136,8 @@ TEST(frame, checksum_mismatch_with_garbled_metadata_size_is_still_flagged) {
 
 TEST(frame, broker_entry_metadata_prefix_is_parsed) {
   const auto entry = t::broker_entry_metadata(99);
-  const auto bytes = encode_payload_command(t::message(), t::metadata(8), t::bytes_of("data"),
-                                            {.broker_entry_metadata = &entry});
+  const auto bytes =
+      encode_payload_command(t::message(), t::metadata(8), t::bytes_of("data"), {.broker_entry_metadata = &entry});
   auto decoded = decode(bytes);
   ASSERT_TRUE(decoded) << decoded.error().message();
   const frame& f = decoded.value();
@@ -150,8 +150,8 @@ TEST(frame, broker_entry_metadata_prefix_is_parsed) {
 
 TEST(frame, broker_entry_metadata_comes_before_the_checksum) {
   const auto entry = t::broker_entry_metadata(1);
-  const auto bytes = encode_payload_command(t::message(), t::metadata(8), t::bytes_of("data"),
-                                            {.broker_entry_metadata = &entry});
+  const auto bytes =
+      encode_payload_command(t::message(), t::metadata(8), t::bytes_of("data"), {.broker_entry_metadata = &entry});
   const std::size_t after_command = 8 + load_be32(bytes.data() + 4);
   EXPECT_EQ(load_be16(bytes.data() + after_command), magic_broker_entry_metadata);
   const std::size_t entry_size = load_be32(bytes.data() + after_command + 2);

@@ -3,8 +3,8 @@
 // topic routes answer 503, see broker_routes_test.cc for those).
 #include "broker/admin/admin_server.h"
 
-#include "http/client.h"
 #include "broker/namespace/tests/store_fixture.h"
+#include "http/client.h"
 
 #include <gmock/gmock.h>
 
@@ -32,7 +32,8 @@ class admin_server_test : public testing::store_fixture {
     store_fixture::TearDown();
   }
   magnetar::http::reply call(const char* method, const std::string& target, const std::string& body = {}) {
-    auto r = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = server->port()}, method, target, body);
+    auto r =
+        magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = server->port()}, method, target, body);
     EXPECT_TRUE(r) << r.error();
     return r ? std::move(r).value() : magnetar::http::reply{.status = -1};
   }
@@ -161,8 +162,9 @@ TEST_F(admin_server_test, retention_is_set_and_read_back) {
 
 TEST_F(admin_server_test, deduplication_and_permissions_land_in_the_policies) {
   ASSERT_EQ(call("POST", "/admin/v2/namespaces/public/default/deduplication", "true").status, 204);
-  ASSERT_EQ(call("POST", "/admin/v2/namespaces/public/default/permissions/anonymous", R"(["produce","consume"])").status,
-            204);
+  ASSERT_EQ(
+      call("POST", "/admin/v2/namespaces/public/default/permissions/anonymous", R"(["produce","consume"])").status,
+      204);
   auto policies = body_of(call("GET", "/admin/v2/namespaces/public/default"));
   EXPECT_EQ(policies["deduplicationEnabled"], true);
   EXPECT_EQ(policies["auth_policies"]["namespace_auth"]["anonymous"], json::array({"produce", "consume"}));

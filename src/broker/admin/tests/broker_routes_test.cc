@@ -1,9 +1,9 @@
 // The topic routes against the real broker (its topic_registry implementing topic_admin)
 // over a one-bookie in-process cluster on the real metadata store.
 #include "broker/admin/admin_server.h"
-#include "http/client.h"
-#include "broker/broker_service.h"
 #include "broker/api/errc.h"
+#include "broker/broker_service.h"
+#include "http/client.h"
 #include "io/block_on.h"
 #include "ledger/tests/ledger_test_cluster.h"
 
@@ -39,7 +39,8 @@ class broker_routes_test : public ::testing::Test {
     broker.reset();
   }
   magnetar::http::reply call(const char* method, const std::string& target, const std::string& body = {}) {
-    auto r = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = server->port()}, method, target, body);
+    auto r =
+        magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = server->port()}, method, target, body);
     EXPECT_TRUE(r) << r.error();
     return r ? std::move(r).value() : magnetar::http::reply{.status = -1};
   }
@@ -110,8 +111,9 @@ TEST_F(broker_routes_test, cursor_moves_by_time_skip_and_clear) {
   EXPECT_EQ(call("POST", std::string(topic) + "/subscription/sub/resetcursor/0").status, 204);
   EXPECT_EQ(call("POST", std::string(topic) + "/subscription/sub/skip/0").status, 204);
   EXPECT_EQ(call("POST", std::string(topic) + "/subscription/sub/skip_all").status, 204);
-  EXPECT_EQ(call("POST", std::string(topic) + "/subscription/sub/resetcursor", R"({"ledgerId":-1,"entryId":-1})").status,
-            204);
+  EXPECT_EQ(
+      call("POST", std::string(topic) + "/subscription/sub/resetcursor", R"({"ledgerId":-1,"entryId":-1})").status,
+      204);
 }
 
 TEST_F(broker_routes_test, missing_subscription_is_404) {
@@ -168,7 +170,10 @@ TEST_F(broker_routes_test, metrics_include_a_loaded_topic) {
   ASSERT_EQ(call("GET", std::string(topic) + "/stats").status, 200);  // loads it
   auto r = call("GET", "/metrics");
   EXPECT_EQ(r.status, 200);
-  EXPECT_THAT(r.body, HasSubstr(R"(pulsar_storage_size{cluster="standalone",namespace="public/default",topic="persistent://public/default/t1"})"));
+  EXPECT_THAT(
+      r.body,
+      HasSubstr(
+          R"(pulsar_storage_size{cluster="standalone",namespace="public/default",topic="persistent://public/default/t1"})"));
 }
 
 }  // namespace

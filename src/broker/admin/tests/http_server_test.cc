@@ -5,10 +5,10 @@
 #include "io/block_on.h"
 #include "io/running_shards.h"
 
+#include <gmock/gmock.h>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-#include <gmock/gmock.h>
 
 #include <future>
 #include <stdexcept>
@@ -77,7 +77,8 @@ TEST_F(http_server_test, ephemeral_port_is_reported) {
 
 TEST_F(http_server_test, answers_a_request_with_the_handlers_response) {
   start(echo());
-  auto r = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = server->port()}, "PUT", "/x?y=1", "body");
+  auto r =
+      magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = server->port()}, "PUT", "/x?y=1", "body");
   ASSERT_TRUE(r) << r.error();
   EXPECT_EQ(r.value().status, 200);
   EXPECT_EQ(r.value().body, "PUT /x?y=1 body");
@@ -96,7 +97,8 @@ TEST_F(http_server_test, keeps_the_connection_alive_between_requests) {
 
 TEST_F(http_server_test, body_over_the_limit_is_413) {
   start(echo(), {.max_body_bytes = 16});
-  auto r = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = server->port()}, "PUT", "/x", std::string(100, 'a'));
+  auto r = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = server->port()}, "PUT", "/x",
+                                std::string(100, 'a'));
   ASSERT_TRUE(r) << r.error();
   EXPECT_EQ(r.value().status, 413);
   EXPECT_THAT(r.value().body, HasSubstr("\"reason\""));

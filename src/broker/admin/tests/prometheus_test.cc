@@ -27,7 +27,8 @@ std::map<std::string, topic_stats> one_topic() {
 
 TEST(prometheus, topic_metrics_carry_cluster_namespace_and_topic_labels) {
   auto text = render_metrics("standalone", one_topic(), {});
-  const std::string labels = R"({cluster="standalone",namespace="public/default",topic="persistent://public/default/t1"})";
+  const std::string labels =
+      R"({cluster="standalone",namespace="public/default",topic="persistent://public/default/t1"})";
   EXPECT_THAT(text, HasSubstr("pulsar_rate_in" + labels + " 2.5\n"));
   EXPECT_THAT(text, HasSubstr("pulsar_in_messages_total" + labels + " 10\n"));
   EXPECT_THAT(text, HasSubstr("pulsar_in_bytes_total" + labels + " 1000\n"));
@@ -52,7 +53,8 @@ TEST(prometheus, storage_writes_of_the_last_interval_use_upstreams_bucket_names)
   sizes.record(100);
   t.entry_size = sizes;
   auto text = render_metrics("standalone", topics, {});
-  const std::string labels = R"({cluster="standalone",namespace="public/default",topic="persistent://public/default/t1"})";
+  const std::string labels =
+      R"({cluster="standalone",namespace="public/default",topic="persistent://public/default/t1"})";
   EXPECT_THAT(text, HasSubstr("pulsar_storage_write_latency_le_0_5" + labels + " 1\n"));
   EXPECT_THAT(text, HasSubstr("pulsar_storage_write_latency_le_1" + labels + " 1\n"));
   EXPECT_THAT(text, HasSubstr("pulsar_storage_write_latency_le_1000" + labels + " 0\n"));

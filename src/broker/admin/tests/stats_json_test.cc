@@ -23,15 +23,29 @@ topic_stats sample_topic() {
   t.average_msg_size = 100;
   t.storage_size = 12345;
   t.backlog_size = 600;
-  t.publishers.push_back(publisher_stats{.producer_name = "p-1", .producer_id = 7, .address = "127.0.0.1:5000",
-                                         .connected_since = "2024-01-01T00:00:00Z", .access_mode = "Shared",
-                                         .msg_rate_in = 10.5, .msg_throughput_in = 1050, .average_msg_size = 100});
-  subscription_stats s{.type = "Exclusive", .msg_backlog = 6, .msg_rate_out = 4, .msg_throughput_out = 400,
-                       .msg_out_counter = 40, .bytes_out_counter = 4000, .unacked_messages = 2,
+  t.publishers.push_back(publisher_stats{.producer_name = "p-1",
+                                         .producer_id = 7,
+                                         .address = "127.0.0.1:5000",
+                                         .connected_since = "2024-01-01T00:00:00Z",
+                                         .access_mode = "Shared",
+                                         .msg_rate_in = 10.5,
+                                         .msg_throughput_in = 1050,
+                                         .average_msg_size = 100});
+  subscription_stats s{.type = "Exclusive",
+                       .msg_backlog = 6,
+                       .msg_rate_out = 4,
+                       .msg_throughput_out = 400,
+                       .msg_out_counter = 40,
+                       .bytes_out_counter = 4000,
+                       .unacked_messages = 2,
                        .active_consumer_name = "c-1"};
-  s.consumers.push_back(consumer_stats{.consumer_name = "c-1", .address = "127.0.0.1:5001",
-                                       .connected_since = "2024-01-01T00:00:01Z", .msg_rate_out = 4,
-                                       .available_permits = 996, .unacked_messages = 2, .priority_level = 0});
+  s.consumers.push_back(consumer_stats{.consumer_name = "c-1",
+                                       .address = "127.0.0.1:5001",
+                                       .connected_since = "2024-01-01T00:00:01Z",
+                                       .msg_rate_out = 4,
+                                       .available_permits = 996,
+                                       .unacked_messages = 2,
+                                       .priority_level = 0});
   t.subscriptions["sub"] = s;
   return t;
 }
@@ -67,9 +81,8 @@ TEST(stats_json, subscriptions_are_keyed_by_name_with_their_consumers) {
   EXPECT_EQ(s["msgBacklog"], 6);
   EXPECT_EQ(s["unackedMessages"], 2);
   EXPECT_EQ(s["activeConsumerName"], "c-1");
-  for (const char* field :
-       {"msgRateOut", "msgThroughputOut", "msgRateRedeliver", "msgOutCounter", "bytesOutCounter", "msgDelayed",
-        "msgInReplay"}) {
+  for (const char* field : {"msgRateOut", "msgThroughputOut", "msgRateRedeliver", "msgOutCounter", "bytesOutCounter",
+                            "msgDelayed", "msgInReplay"}) {
     EXPECT_TRUE(s.contains(field)) << field;
   }
   auto c = s["consumers"][0];
@@ -95,11 +108,16 @@ TEST(stats_json, key_shared_subscription_counts_its_draining_hashes) {
 }
 
 TEST(stats_json, internal_stats_use_pulsars_field_names) {
-  topic_internal_stats s{.entries_added_counter = 5, .number_of_entries = 5, .total_size = 500,
-                         .current_ledger_entries = 5, .current_ledger_size = 500, .last_confirmed_entry = "3:4",
+  topic_internal_stats s{.entries_added_counter = 5,
+                         .number_of_entries = 5,
+                         .total_size = 500,
+                         .current_ledger_entries = 5,
+                         .current_ledger_size = 500,
+                         .last_confirmed_entry = "3:4",
                          .state = "LedgerOpened"};
   s.ledgers.push_back({.ledger_id = 3, .entries = 5, .size = 500, .timestamp = 0});
-  s.cursors["sub"] = cursor_internal_stats{.mark_delete_position = "3:1", .read_position = "3:2",
+  s.cursors["sub"] = cursor_internal_stats{.mark_delete_position = "3:1",
+                                           .read_position = "3:2",
                                            .individually_deleted_message_ranges = "[]",
                                            .messages_consumed_counter = 2};
   auto j = to_json(s);
@@ -119,8 +137,8 @@ TEST(stats_json, internal_stats_use_pulsars_field_names) {
   EXPECT_EQ(c["readPosition"], "3:2");
   EXPECT_EQ(c["individuallyDeletedMessages"], "[]");
   EXPECT_EQ(c["messagesConsumedCounter"], 2);
-  for (const char* field : {"numberOfEntriesSinceFirstNotAckedMessage", "totalNonContiguousDeletedMessagesRange",
-                            "isDurable"}) {
+  for (const char* field :
+       {"numberOfEntriesSinceFirstNotAckedMessage", "totalNonContiguousDeletedMessagesRange", "isDurable"}) {
     EXPECT_TRUE(c.contains(field)) << field;
   }
 }

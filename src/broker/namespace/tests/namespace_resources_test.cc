@@ -2,8 +2,8 @@
 // real (RocksDB) metadata store, at upstream's paths.
 #include "broker/namespace/namespace_resources.h"
 
-#include "broker/namespace/tests/store_fixture.h"
 #include "broker/api/errc.h"
+#include "broker/namespace/tests/store_fixture.h"
 
 #include "io/run_on.h"
 
@@ -149,7 +149,8 @@ TEST_F(namespace_resources_test, deleting_an_empty_namespace_removes_it) {
 TEST_F(namespace_resources_test, retention_round_trips_through_policies) {
   defaults();
   EXPECT_FALSE(run(resources->get_retention("public/default")).value());
-  ASSERT_TRUE(run(resources->set_retention("public/default", {.retention_time_in_minutes = -1, .retention_size_in_mb = 10})));
+  ASSERT_TRUE(
+      run(resources->set_retention("public/default", {.retention_time_in_minutes = -1, .retention_size_in_mb = 10})));
   auto policies = run(resources->get_policies("public/default")).value();
   EXPECT_EQ(policies["retention_policies"], json::parse(R"({"retentionTimeInMinutes":-1,"retentionSizeInMB":10})"));
 }

@@ -1,8 +1,8 @@
 #include "base/log.h"
-#include "broker/protocol/handlers/consumer_commands.h"
-#include "broker/protocol/handlers/handlers.h"
 #include "broker/api/errc.h"
 #include "broker/api/protocol_error.h"
+#include "broker/protocol/handlers/consumer_commands.h"
+#include "broker/protocol/handlers/handlers.h"
 #include "broker/topic/subscription.h"
 #include "broker/topic/topic.h"
 #include "wire/frame.h"
@@ -33,8 +33,8 @@ void answer(connection& conn, const proto::CommandAck& command, const result<voi
 void ack(connection& conn, const proto::CommandAck& command) {
   auto c = find_consumer(conn, command.consumer_id());
   if (!c) {
-    answer(conn, command, fail(errc::consumer_busy, fmt::format("no consumer {} on this connection",
-                                                                command.consumer_id())));
+    answer(conn, command,
+           fail(errc::consumer_busy, fmt::format("no consumer {} on this connection", command.consumer_id())));
     return;
   }
   auto owner = c->owner();

@@ -1,8 +1,8 @@
 #include "base/log.h"
 #include "base/version.h"
+#include "broker/api/protocol_error.h"
 #include "broker/protocol/connection.h"
 #include "broker/protocol/handlers/handlers.h"
-#include "broker/api/protocol_error.h"
 
 #include <fmt/format.h>
 
@@ -35,7 +35,7 @@ void connect(connection& conn, const proto::CommandConnect& command) {
   connected.mutable_feature_flags()->set_supports_scalable_topics(true);
   conn.send(wire::encode_command(reply));
   spdlog::debug("connection {} ({}): connected, client {} protocol v{}", conn.id(), conn.remote_address(),
-                     command.client_version(), version);
+                command.client_version(), version);
 }
 
 void ping(connection& conn) {

@@ -1,9 +1,9 @@
 // Finding the consumer a command names, for the consumer-side handlers.
 #pragma once
 
+#include "broker/api/protocol_error.h"
 #include "broker/protocol/connection.h"
 #include "broker/topic/consumer.h"
-#include "broker/api/protocol_error.h"
 
 #include <fmt/format.h>
 

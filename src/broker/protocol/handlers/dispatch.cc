@@ -1,7 +1,7 @@
 #include "base/log.h"
+#include "broker/api/protocol_error.h"
 #include "broker/protocol/connection.h"
 #include "broker/protocol/handlers/handlers.h"
-#include "broker/api/protocol_error.h"
 
 namespace magnetar::broker::handlers {
 
@@ -13,7 +13,7 @@ namespace {
 // for an answer the broker can't route.
 void unsupported(connection& conn, const proto::BaseCommand& command) {
   spdlog::warn("connection {} ({}): {} is not supported: closing", conn.id(), conn.remote_address(),
-                    wire::command_name(command));
+               wire::command_name(command));
   conn.close();
 }
 

@@ -2,8 +2,8 @@
 // connection alive, and the checks of required fields.
 #pragma once
 
-#include "broker/protocol/connection.h"
 #include "broker/api/protocol_error.h"
+#include "broker/protocol/connection.h"
 #include "io/run_on.h"
 
 #include <fmt/format.h>
@@ -17,9 +17,8 @@ namespace magnetar::broker::handlers {
 // holding the connection until it ends.
 template <class F>
 void start_request(connection& conn, F work) {
-  io::spawn(conn.shard().executor(), [self = conn.shared_from_this(), work = std::move(work)]() mutable {
-    return work(self);
-  });
+  io::spawn(conn.shard().executor(),
+            [self = conn.shared_from_this(), work = std::move(work)]() mutable { return work(self); });
 }
 
 // Answers a request whose required field is missing; true when it was missing.

@@ -1,7 +1,7 @@
 #include "broker/protocol/broker_context.h"
-#include "broker/topic/topic_registry.h"
 #include "broker/protocol/handlers/handler_support.h"
 #include "broker/protocol/handlers/handlers.h"
+#include "broker/topic/topic_registry.h"
 #include "wire/topic_name.h"
 
 namespace magnetar::broker::handlers {

@@ -1,11 +1,11 @@
+#include "broker/topic/producer.h"
 #include "base/log.h"
-#include "broker/protocol/broker_context.h"
-#include "broker/topic/topic_registry.h"
 #include "broker/api/errc.h"
+#include "broker/protocol/broker_context.h"
 #include "broker/protocol/handlers/handler_support.h"
 #include "broker/protocol/handlers/handlers.h"
-#include "broker/topic/producer.h"
 #include "broker/topic/topic.h"
+#include "broker/topic/topic_registry.h"
 #include "wire/topic_name.h"
 
 namespace magnetar::broker::handlers {
@@ -76,8 +76,8 @@ void producer(connection& conn, const proto::CommandProducer& command) {
     self->attach(command.producer_id(), p);
     // A WaitForExclusive producer queued behind others hears again once it may write.
     const bool ready = p->ready();
-    self->send(wire::encode_command(producer_success(command.request_id(), p->name(),
-                                                     created.value().last_sequence_id, ready, p->access_mode())));
+    self->send(wire::encode_command(
+        producer_success(command.request_id(), p->name(), created.value().last_sequence_id, ready, p->access_mode())));
     if (!ready) (void)p->answered();  // sends the ready answer if the topic made it ready meanwhile
     spdlog::debug("producer {} on {} (connection {})", p->name(), name.full(), self->id());
   });

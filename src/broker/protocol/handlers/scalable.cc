@@ -1,7 +1,7 @@
 #include "broker/protocol/broker_context.h"
-#include "broker/scalable/scalable_service.h"
 #include "broker/protocol/handlers/handler_support.h"
 #include "broker/protocol/handlers/handlers.h"
+#include "broker/scalable/scalable_service.h"
 
 namespace magnetar::broker::handlers {
 
@@ -26,8 +26,8 @@ void scalable_close(connection& conn, const proto::CommandScalableTopicClose& co
 }
 
 void scalable_subscribe(connection& conn, const proto::CommandScalableTopicSubscribe& command) {
-  if (missing(conn, command.has_request_id() && command.has_topic() && command.has_consumer_id(),
-              command.request_id(), "SCALABLE_TOPIC_SUBSCRIBE", "request_id, topic or consumer_id")) {
+  if (missing(conn, command.has_request_id() && command.has_topic() && command.has_consumer_id(), command.request_id(),
+              "SCALABLE_TOPIC_SUBSCRIBE", "request_id, topic or consumer_id")) {
     return;
   }
   conn.broker().scalable().subscribe(conn.shared_from_this(), command);

@@ -1,5 +1,5 @@
-#include "broker/protocol/handlers/handlers.h"
 #include "broker/protocol/connection.h"
+#include "broker/protocol/handlers/handlers.h"
 
 namespace magnetar::broker::handlers {
 

@@ -14,7 +14,8 @@ void seek(connection& conn, const proto::CommandSeek& command) {
   auto c = find_consumer_for(conn, command.consumer_id(), command.request_id());
   if (!c) return;
   if (!command.has_message_id() && !command.has_message_publish_time()) {
-    conn.send(error_frame(command.request_id(), proto::UnknownError, "SEEK without message_id or message_publish_time"));
+    conn.send(
+        error_frame(command.request_id(), proto::UnknownError, "SEEK without message_id or message_publish_time"));
     return;
   }
   start_request(conn, [c, command](std::shared_ptr<connection> self) -> awaitable<void> {
@@ -24,8 +25,8 @@ void seek(connection& conn, const proto::CommandSeek& command) {
       if (sub == nullptr || c->closed()) co_return fail(errc::consumer_busy, "the consumer is closed");
       auto keep = sub->shared_from_this();
       if (command.has_message_publish_time()) {
-        MAGNETAR_CO_TRY(at, co_await owner->find_by_publish_time(
-                                static_cast<std::int64_t>(command.message_publish_time())));
+        MAGNETAR_CO_TRY(
+            at, co_await owner->find_by_publish_time(static_cast<std::int64_t>(command.message_publish_time())));
         co_return co_await keep->reset(at);
       }
       const auto& id = command.message_id();

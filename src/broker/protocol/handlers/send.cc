@@ -1,10 +1,10 @@
 #include "broker/protocol/broker_context.h"
-#include "broker/topic/topic_registry.h"
-#include "broker/topic/entry_format.h"
 #include "broker/protocol/handlers/handler_support.h"
 #include "broker/protocol/handlers/handlers.h"
+#include "broker/topic/entry_format.h"
 #include "broker/topic/producer.h"
 #include "broker/topic/topic.h"
+#include "broker/topic/topic_registry.h"
 
 #include <chrono>
 
@@ -45,13 +45,13 @@ void send(connection& conn, wire::frame& frame) {
   // No size check of its own: the frame decoder bounds frames at maxMessageSize plus
   // room for the command and metadata, as upstream does. A chunk's metadata grows by its
   // chunk fields after the client sized it, so a tighter check here refuses chunks.
-  const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                          conn.broker().clock().wall_now().time_since_epoch())
-                          .count();
+  const auto now_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(conn.broker().clock().wall_now().time_since_epoch())
+          .count();
   auto entry = entry_for_send(frame.metadata, frame.metadata_and_payload, now_ms);
   const int messages = command.has_num_messages() ? command.num_messages() : frame.metadata.num_messages_in_batch();
-  const auto highest = command.highest_sequence_id() > command.sequence_id() ? command.highest_sequence_id()
-                                                                              : command.sequence_id();
+  const auto highest =
+      command.highest_sequence_id() > command.sequence_id() ? command.highest_sequence_id() : command.sequence_id();
   // Every chunk of a message carries its sequence id; only the last completes it.
   const auto& m = frame.metadata;
   const bool partial_chunk =

@@ -1,11 +1,11 @@
 #include "base/log.h"
-#include "broker/protocol/broker_context.h"
-#include "broker/topic/topic_registry.h"
-#include "broker/topic/consumer.h"
 #include "broker/api/errc.h"
+#include "broker/protocol/broker_context.h"
 #include "broker/protocol/handlers/handler_support.h"
 #include "broker/protocol/handlers/handlers.h"
+#include "broker/topic/consumer.h"
 #include "broker/topic/topic.h"
+#include "broker/topic/topic_registry.h"
 #include "wire/topic_name.h"
 
 namespace magnetar::broker::handlers {
@@ -20,11 +20,10 @@ awaitable<result<std::shared_ptr<consumer>>> create_consumer(std::shared_ptr<con
     co_return fail(errc::not_allowed,
                    fmt::format("{} is a partitioned topic: subscribe to its partitions", name.full()));
   }
-  co_return co_await io::run_on(
-      broker.topics().owner_of(name), [&]() -> awaitable<result<std::shared_ptr<consumer>>> {
-        MAGNETAR_CO_TRY(t, co_await broker.topics().get_topic(name, command.force_topic_creation()));
-        co_return co_await t->subscribe(conn, command);
-      });
+  co_return co_await io::run_on(broker.topics().owner_of(name), [&]() -> awaitable<result<std::shared_ptr<consumer>>> {
+    MAGNETAR_CO_TRY(t, co_await broker.topics().get_topic(name, command.force_topic_creation()));
+    co_return co_await t->subscribe(conn, command);
+  });
 }
 
 }  // namespace
@@ -63,7 +62,7 @@ void subscribe(connection& conn, const proto::CommandSubscribe& command) {
     self->attach(command.consumer_id(), c);
     self->send(success_frame(command.request_id()));
     spdlog::debug("consumer {} on {} subscription {} (connection {})", command.consumer_name(), name.full(),
-                       command.subscription(), self->id());
+                  command.subscription(), self->id());
   });
 }
 

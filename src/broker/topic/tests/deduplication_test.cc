@@ -1,8 +1,8 @@
 // The deduplication state over a real managed ledger: verdicts, snapshots, and recovery
 // after a clean close and after a crash (the managed ledger abandoned: nothing flushed,
 // no snapshot written), which replays the entries' metadata.
-#include "broker/topic/cursor_moves.h"
 #include "broker/topic/deduplication.h"
+#include "broker/topic/cursor_moves.h"
 #include "broker/topic/entry_format.h"
 #include "mledger/managed_cursor.h"
 #include "mledger/tests/mledger_test_cluster.h"

@@ -112,7 +112,8 @@ TEST(dispatch_fields, random_metadata_reads_as_a_full_parse_does) {
     if (coin()) m.set_event_time(random());
     const auto fields = dispatch_fields_of(entry_of(m)).value();
     EXPECT_EQ(fields.messages, std::max(1, m.num_messages_in_batch()));
-    const auto partition_key = m.has_partition_key() ? std::optional<std::string_view>(m.partition_key()) : std::nullopt;
+    const auto partition_key =
+        m.has_partition_key() ? std::optional<std::string_view>(m.partition_key()) : std::nullopt;
     const auto ordering_key = m.has_ordering_key() ? std::optional<std::string_view>(m.ordering_key()) : std::nullopt;
     const auto deliver_at = m.has_deliver_at_time() ? std::optional(m.deliver_at_time()) : std::nullopt;
     EXPECT_EQ(fields.partition_key, partition_key);

@@ -2,9 +2,9 @@
 // stored metadata, hashing it, and finding its consumer among ten; and what reading the
 // metadata costs, parsed whole or only the fields dispatch needs.
 #include "broker/topic/consumer.h"
-#include "broker/topic/key_shared_selector.h"
 #include "broker/topic/dispatch_fields.h"
 #include "broker/topic/entry_format.h"
+#include "broker/topic/key_shared_selector.h"
 #include "broker/topic/sticky_key.h"
 #include "wire/big_endian.h"
 

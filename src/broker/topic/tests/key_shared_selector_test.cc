@@ -1,8 +1,8 @@
 // key_shared_selector: which consumer owns a key hash, by consistent hashing (AUTO_SPLIT)
 // and by the ranges consumers name (STICKY). Pure: consumers here have no connection.
-#include "broker/topic/consumer.h"
-#include "broker/api/errc.h"
 #include "broker/topic/key_shared_selector.h"
+#include "broker/api/errc.h"
+#include "broker/topic/consumer.h"
 #include "broker/topic/sticky_key.h"
 
 #include <gtest/gtest.h>

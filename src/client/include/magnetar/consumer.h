@@ -40,7 +40,7 @@ namespace magnetar {
 namespace client_detail {
 class consumer_base;
 struct consumer_access;
-}
+}  // namespace client_detail
 
 struct batch_receive_policy {
   std::size_t max_messages = 100;
@@ -96,8 +96,7 @@ class consumer {
   // invalid_argument (retry_enable off, a negative delay, or called on an io thread),
   // already_closed, and the retry topic producer's errors (then `m` stays unacked).
   result<void> reconsume_later(const message& m, std::chrono::milliseconds delay);
-  void reconsume_later_async(const message& m, std::chrono::milliseconds delay,
-                             std::function<void(result<void>)> done);
+  void reconsume_later_async(const message& m, std::chrono::milliseconds delay, std::function<void(result<void>)> done);
 
   // Moves the subscription so that the next message is `id` (or the first published at
   // or after `publish_time_ms`); messages already queued are dropped. While the consumer

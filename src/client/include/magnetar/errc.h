@@ -14,40 +14,40 @@ namespace magnetar {
 
 enum class client_errc {
   ok = 0,
-  invalid_argument,          // a call or config value outside its documented domain
-  invalid_service_url,       // not pulsar://host:port[,host:port...]
+  invalid_argument,     // a call or config value outside its documented domain
+  invalid_service_url,  // not pulsar://host:port[,host:port...]
   invalid_topic_name,
-  connect_error,             // TCP connect or the CONNECT handshake failed
-  connection_closed,         // the connection dropped while the request was in flight
-  timeout,                   // an operation, send or receive timeout passed
-  lookup_error,              // the broker could not say where the topic is served
-  too_many_redirects,        // lookups kept redirecting
-  already_closed,            // the client, producer or consumer was closed
-  not_connected,             // the producer or consumer is reconnecting
-  producer_queue_is_full,    // max_pending_messages reached and block_if_queue_full off
-  message_too_big,           // larger than the broker's max message size
-  producer_busy,             // the name is in use, or an exclusive producer exists
-  producer_fenced,           // a newer exclusive producer took the topic over
-  consumer_busy,             // the exclusive subscription has a consumer already
+  connect_error,           // TCP connect or the CONNECT handshake failed
+  connection_closed,       // the connection dropped while the request was in flight
+  timeout,                 // an operation, send or receive timeout passed
+  lookup_error,            // the broker could not say where the topic is served
+  too_many_redirects,      // lookups kept redirecting
+  already_closed,          // the client, producer or consumer was closed
+  not_connected,           // the producer or consumer is reconnecting
+  producer_queue_is_full,  // max_pending_messages reached and block_if_queue_full off
+  message_too_big,         // larger than the broker's max message size
+  producer_busy,           // the name is in use, or an exclusive producer exists
+  producer_fenced,         // a newer exclusive producer took the topic over
+  consumer_busy,           // the exclusive subscription has a consumer already
   topic_not_found,
   subscription_not_found,
   consumer_not_found,
   topic_terminated,
-  not_allowed,               // the broker refuses the operation by its settings
-  service_not_ready,         // the topic is moving or loading; retried internally
+  not_allowed,        // the broker refuses the operation by its settings
+  service_not_ready,  // the topic is moving or loading; retried internally
   authentication_error,
   authorization_error,
-  persistence_error,         // the broker's storage failed the write
+  persistence_error,  // the broker's storage failed the write
   metadata_error,
   too_many_requests,
-  checksum_error,            // the broker saw a corrupted message
+  checksum_error,  // the broker saw a corrupted message
   unsupported_version,
   incompatible_schema,
-  broker_error,              // any other broker error; the detail says which
-  protocol_error,            // the broker sent something this client can't use
-  not_supported,             // valid, but not implemented by this SDK yet
-  corrupt_message,           // a received entry failed decompression or batch parsing
-  interrupted,               // a blocking call was cut short by close()
+  broker_error,     // any other broker error; the detail says which
+  protocol_error,   // the broker sent something this client can't use
+  not_supported,    // valid, but not implemented by this SDK yet
+  corrupt_message,  // a received entry failed decompression or batch parsing
+  interrupted,      // a blocking call was cut short by close()
 };
 
 constexpr std::string_view category_name(client_errc) { return "magnetar.client"; }

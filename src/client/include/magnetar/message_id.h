@@ -29,9 +29,12 @@ class message_id {
  public:
   // earliest()
   message_id() = default;
-  message_id(std::int64_t ledger_id, std::int64_t entry_id, std::int32_t partition = -1,
-             std::int32_t batch_index = -1, std::int32_t batch_size = 0)
-      : _ledger_id(ledger_id), _entry_id(entry_id), _partition(partition), _batch_index(batch_index),
+  message_id(std::int64_t ledger_id, std::int64_t entry_id, std::int32_t partition = -1, std::int32_t batch_index = -1,
+             std::int32_t batch_size = 0)
+      : _ledger_id(ledger_id),
+        _entry_id(entry_id),
+        _partition(partition),
+        _batch_index(batch_index),
         _batch_size(batch_size) {}
 
   // Before the first message of a topic (-1:-1), and after the last (max:max).

@@ -3,8 +3,8 @@
 #include "wire/frame.h"
 #include "wire/frame_decoder.h"
 
-#include <boost/asio/write.hpp>
 #include <fmt/format.h>
+#include <boost/asio/write.hpp>
 
 #include <condition_variable>
 #include <future>
@@ -14,10 +14,10 @@ namespace magnetar::st::testing {
 struct fake_st_broker::connection {
   explicit connection(asio::ip::tcp::socket s) : socket(std::move(s)) {}
   asio::ip::tcp::socket socket;
-  std::map<std::uint64_t, std::string> producers;      // id -> topic
-  std::map<std::uint64_t, consumer_state> consumers;   // id -> state
-  std::map<std::uint64_t, std::string> sessions;       // session id -> topic
-  std::set<std::uint64_t> registered;                  // stream consumer ids
+  std::map<std::uint64_t, std::string> producers;     // id -> topic
+  std::map<std::uint64_t, consumer_state> consumers;  // id -> state
+  std::map<std::uint64_t, std::string> sessions;      // session id -> topic
+  std::set<std::uint64_t> registered;                 // stream consumer ids
 
   void send(const proto::BaseCommand& c) {
     auto bytes = wire::encode_command(c);
@@ -30,8 +30,7 @@ struct fake_st_broker::connection {
   }
 };
 
-fake_st_broker::fake_st_broker()
-    : _acceptor(_io, asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {
+fake_st_broker::fake_st_broker() : _acceptor(_io, asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {
   asio::co_spawn(_io, accept(), asio::detached);
   _thread = std::thread([this] { _io.run(); });
 }
@@ -108,8 +107,8 @@ std::uint64_t fake_st_broker::ledger_of(const std::string& topic) {
   return id;
 }
 
-void fake_st_broker::handle(const std::shared_ptr<connection>& c, const proto::BaseCommand& cmd,
-                            const std::string& key, const std::string& payload) {
+void fake_st_broker::handle(const std::shared_ptr<connection>& c, const proto::BaseCommand& cmd, const std::string& key,
+                            const std::string& payload) {
   proto::BaseCommand out;
   auto success = [&](std::uint64_t request_id) {
     out.set_type(proto::BaseCommand::SUCCESS);
@@ -282,12 +281,12 @@ void fake_st_broker::handle(const std::shared_ptr<connection>& c, const proto::B
       changed();
       return;
     }
-    default:
-      return;
+    default: return;
   }
 }
 
-void fake_st_broker::push_layout(const std::shared_ptr<connection>& c, std::uint64_t session, const std::string& topic) {
+void fake_st_broker::push_layout(const std::shared_ptr<connection>& c, std::uint64_t session,
+                                 const std::string& topic) {
   proto::BaseCommand out;
   out.set_type(proto::BaseCommand::SCALABLE_TOPIC_UPDATE);
   auto& u = *out.mutable_scalabletopicupdate();

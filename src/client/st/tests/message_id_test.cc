@@ -46,8 +46,8 @@ TEST(st_message_id, the_position_vector_and_topic_take_no_part_in_equality) {
 }
 
 TEST(st_message_id, serialize_round_trips_segment_id_vector_and_topic) {
-  auto vector = std::make_shared<const position_vector>(
-      position_vector{{0, classic(10, 5)}, {3, classic(11, 7, -1, 2, 4)}});
+  auto vector =
+      std::make_shared<const position_vector>(position_vector{{0, classic(10, 5)}, {3, classic(11, 7, -1, 2, 4)}});
   message_id id(3, classic(11, 7, -1, 2, 4), vector);
   id.set_topic_name("topic://public/default/orders");
   auto back = message_id::deserialize(id.serialize());
@@ -74,12 +74,12 @@ TEST(st_message_id, serialize_writes_the_big_endian_v5_layout) {
   const std::string bytes = id.serialize();
   const std::string inner = classic(1, 2).serialize();
   std::string expected;
-  expected += std::string("\0\0\0\0\0\0\0\x05", 8);                           // segment id
-  expected += std::string("\0\0\0", 3) + static_cast<char>(inner.size());     // classic id length
+  expected += std::string("\0\0\0\0\0\0\0\x05", 8);                        // segment id
+  expected += std::string("\0\0\0", 3) + static_cast<char>(inner.size());  // classic id length
   expected += inner;
-  expected += std::string("\0\0\0\0", 4);                                     // empty vector
-  expected += std::string("\xff\xff\xff\xff", 4);                             // no topic
-  expected += std::string("\xff\xff\xff\xff", 4);                             // no multi-topic vector
+  expected += std::string("\0\0\0\0", 4);          // empty vector
+  expected += std::string("\xff\xff\xff\xff", 4);  // no topic
+  expected += std::string("\xff\xff\xff\xff", 4);  // no multi-topic vector
   EXPECT_EQ(bytes, expected);
 }
 

@@ -58,8 +58,14 @@ TEST(st_receive_queue, a_receive_wakes_the_loops_waiting_for_room) {
   push(q, 1);
   int calls = 0;
   std::optional<bool> first, second;
-  q.when_room([&](bool open) { first = open; ++calls; });
-  q.when_room([&](bool open) { second = open; ++calls; });
+  q.when_room([&](bool open) {
+    first = open;
+    ++calls;
+  });
+  q.when_room([&](bool open) {
+    second = open;
+    ++calls;
+  });
   EXPECT_EQ(calls, 0);
   ASSERT_TRUE(q.receive(forever));
   EXPECT_EQ(first, true);
@@ -226,7 +232,8 @@ TEST(st_receive_queue, a_coroutine_waits_for_room) {
   push(q, 1);
   asio::io_context io;
   std::optional<bool> room;
-  asio::co_spawn(io, [&]() -> awaitable<void> { room = co_await q.wait_for_room(); }, asio::detached);
+  asio::co_spawn(
+      io, [&]() -> awaitable<void> { room = co_await q.wait_for_room(); }, asio::detached);
   io.run_one();  // starts the coroutine, which parks on the full queue
   EXPECT_FALSE(room);
   ASSERT_TRUE(q.receive(forever));

@@ -55,7 +55,8 @@ TEST(st_segment_layout, names_segment_topics_with_lowercase_hex_ranges_and_decim
   EXPECT_EQ(layout.value().active()[0].topic, "segment://public/default/orders/0000-7fff-1");
   EXPECT_EQ(layout.value().active()[1].topic, "segment://public/default/orders/8000-ffff-2");
   EXPECT_EQ(layout.value().sealed()[0].topic, "segment://public/default/orders/0000-ffff-0");
-  EXPECT_EQ(segment_layout::segment_topic_name("topic://t/n/x", 0xab, 0xcdef, 1234567), "segment://t/n/x/00ab-cdef-1234567");
+  EXPECT_EQ(segment_layout::segment_topic_name("topic://t/n/x", 0xab, 0xcdef, 1234567),
+            "segment://t/n/x/00ab-cdef-1234567");
 }
 
 TEST(st_segment_layout, keeps_parents_and_children) {

@@ -124,9 +124,9 @@ TEST(st_consumer_rules, the_default_stream_consumer_name_is_random) {
   const std::string prefix = "v5-stream-";
   ASSERT_EQ(a.size(), prefix.size() + 8) << a;
   EXPECT_TRUE(a.starts_with(prefix)) << a;
-  EXPECT_TRUE(std::all_of(a.begin() + static_cast<std::ptrdiff_t>(prefix.size()), a.end(),
-                          [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || (c >= 'a' && c <= 'f'); }))
-      << a;
+  EXPECT_TRUE(std::all_of(a.begin() + static_cast<std::ptrdiff_t>(prefix.size()), a.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) || (c >= 'a' && c <= 'f');
+  })) << a;
 }
 
 TEST(st_consumer_rules, only_previous_owners_count_as_rebalance_collisions) {

@@ -17,9 +17,9 @@ TEST(windowed_max_test, each_window_keeps_its_largest_value) {
 
 TEST(windowed_max_test, a_span_takes_the_windows_that_start_in_it) {
   windowed_max m(10s);
-  m.record(50ms, 9);     // window 0
-  m.record(250ms, 4);    // window 2
-  m.record(1050ms, 8);   // window 10
+  m.record(50ms, 9);    // window 0
+  m.record(250ms, 4);   // window 2
+  m.record(1050ms, 8);  // window 10
   EXPECT_EQ(m.max_between(100ms, 1000ms), 4);
   EXPECT_EQ(m.max_between(0ms, 1000ms), 9);
   EXPECT_EQ(m.max_between(1000ms, 1100ms), 8);

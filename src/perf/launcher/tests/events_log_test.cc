@@ -1,5 +1,5 @@
-#include "perf/launcher/console_log.h"
 #include "perf/measure/events_log.h"
+#include "perf/launcher/console_log.h"
 
 #include "test_support.h"
 
@@ -11,7 +11,9 @@ namespace {
 using testing::read_text;
 using testing::temp_dir;
 
-const auto at_millis = [](std::int64_t ms) { return std::chrono::system_clock::time_point(std::chrono::milliseconds(ms)); };
+const auto at_millis = [](std::int64_t ms) {
+  return std::chrono::system_clock::time_point(std::chrono::milliseconds(ms));
+};
 
 TEST(events_log, two_writers_share_one_header_and_keep_every_line) {
   temp_dir dir;

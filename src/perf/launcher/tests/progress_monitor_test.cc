@@ -34,13 +34,14 @@ TEST(progress_figures, rates_are_the_mean_of_the_new_rows_and_latency_the_latest
                                                       {{"sent", 1100}, {"p50Millis", 3}, {"p99Millis", 4}}};
   std::vector<std::vector<std::map<std::string, double>>> applications{
       {{{"received", 1000}, {"p50Millis", 5}, {"p99Millis", 9}}},
-      {{{"received", 800}, {"p50Millis", 6}, {"p99Millis", 7}}, {{"received", 1200}, {"p50Millis", 6}, {"p99Millis", 7}}}};
+      {{{"received", 800}, {"p50Millis", 6}, {"p99Millis", 7}},
+       {{"received", 1200}, {"p50Millis", 6}, {"p99Millis", 7}}}};
   const auto f = figures_from_timelines(gateways, applications);
   EXPECT_EQ(f.produced_per_second, 1000);
   EXPECT_EQ(f.publish_p50_millis, 3);
   EXPECT_EQ(f.publish_p99_millis, 4);
   EXPECT_EQ(f.received_per_second, 2000);  // 1000 + mean(800, 1200)
-  EXPECT_EQ(f.end_to_end_p50_millis, 6);  // the worst application's
+  EXPECT_EQ(f.end_to_end_p50_millis, 6);   // the worst application's
   EXPECT_EQ(f.end_to_end_p99_millis, 9);
 }
 

@@ -1,5 +1,5 @@
-#include "perf/launcher/run_info.h"
 #include "perf/launcher/run_plan.h"
+#include "perf/launcher/run_info.h"
 
 #include "test_support.h"
 
@@ -17,15 +17,15 @@ TEST(run_plan, the_name_is_the_option_then_output_name_then_the_file_stem) {
 }
 
 TEST(run_plan, the_gateways_command_line_follows_the_contract) {
-  const auto spec = workload_spec(workload_kind::gateways,
-                                  {.program = "/bin/magnetar-perf", .run_dir = "/r", .run_id = "abc",
-                                   .service_url = "pulsar://h:1"},
-                                  true, {{"JAVA_TOOL_OPTIONS", "-Xmx1g"}});
+  const auto spec =
+      workload_spec(workload_kind::gateways,
+                    {.program = "/bin/magnetar-perf", .run_dir = "/r", .run_id = "abc", .service_url = "pulsar://h:1"},
+                    true, {{"JAVA_TOOL_OPTIONS", "-Xmx1g"}});
   EXPECT_EQ(spec.program, "/bin/magnetar-perf");
-  EXPECT_EQ(spec.args, (std::vector<std::string>{"iot-produce", "--config", "/r/resolved-config.yaml", "--output",
-                                                 "/r/gateways", "--run-id", "abc", "--coordination-dir",
-                                                 "/r/coordination", "--service-url", "pulsar://h:1", "--events",
-                                                 "/r/events.csv"}));
+  EXPECT_EQ(spec.args,
+            (std::vector<std::string>{"iot-produce", "--config", "/r/resolved-config.yaml", "--output", "/r/gateways",
+                                      "--run-id", "abc", "--coordination-dir", "/r/coordination", "--service-url",
+                                      "pulsar://h:1", "--events", "/r/events.csv"}));
   EXPECT_EQ(spec.log_file, "/r/workloads/gateways.log");
   ASSERT_EQ(spec.environment.size(), 1u);
   EXPECT_EQ(spec.environment[0].first, "JAVA_TOOL_OPTIONS");

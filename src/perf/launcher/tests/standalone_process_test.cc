@@ -14,9 +14,9 @@ using testing::temp_dir;
 
 const std::filesystem::path built_magnetar = MAGNETAR_TEST_MAGNETAR_BIN;
 
-#define SKIP_WITHOUT_MAGNETAR()                                                                       \
-  if (!std::filesystem::exists(built_magnetar)) {                                                     \
-    GTEST_SKIP() << built_magnetar << " is not built (scripts/build release magnetar); skipped";      \
+#define SKIP_WITHOUT_MAGNETAR()                                                                  \
+  if (!std::filesystem::exists(built_magnetar)) {                                                \
+    GTEST_SKIP() << built_magnetar << " is not built (scripts/build release magnetar); skipped"; \
   }
 
 TEST(standalone_conf, keeps_broker_keys_and_ignores_process_settings) {
@@ -89,10 +89,10 @@ TEST(standalone_process, starts_reports_its_urls_and_stops) {
 TEST(standalone_process, writes_the_broker_keys_into_its_conf) {
   SKIP_WITHOUT_MAGNETAR();
   temp_dir dir;
-  auto standalone = standalone_process::start({.magnetar_bin = built_magnetar,
-                                               .directory = dir.path(),
-                                               .conf = make_standalone_conf({{"brokerDeduplicationEnabled", "true"},
-                                                                             {"PULSAR_MEM", "-Xmx1g"}})});
+  auto standalone = standalone_process::start(
+      {.magnetar_bin = built_magnetar,
+       .directory = dir.path(),
+       .conf = make_standalone_conf({{"brokerDeduplicationEnabled", "true"}, {"PULSAR_MEM", "-Xmx1g"}})});
   ASSERT_TRUE(standalone) << standalone.error();
   EXPECT_NE(read_text(dir.path() / "standalone.conf").find("\nbrokerDeduplicationEnabled=true\n"), std::string::npos);
   EXPECT_EQ(read_text(dir.path() / "standalone.conf").find("PULSAR_MEM"), std::string::npos);

@@ -1,6 +1,6 @@
+#include "perf/launcher/topic_stats_sampler.h"
 #include "perf/launcher/admin_requests.h"
 #include "perf/launcher/standalone_process.h"
-#include "perf/launcher/topic_stats_sampler.h"
 
 #include "http/client.h"
 

@@ -2,9 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <fstream>
 #include <string>
-#include <unistd.h>
 
 namespace magnetar::perf {
 namespace {
@@ -12,9 +12,8 @@ namespace {
 class device_state_file : public ::testing::Test {
  protected:
   void SetUp() override {
-    _dir = std::filesystem::temp_directory_path() /
-           ("magnetar-device-state-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    _dir = std::filesystem::temp_directory_path() / ("magnetar-device-state-" + std::to_string(::getpid()) + "-" +
+                                                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::create_directories(_dir);
   }
   void TearDown() override { std::filesystem::remove_all(_dir); }

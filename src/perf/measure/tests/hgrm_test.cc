@@ -105,9 +105,10 @@ TEST(parse_percentile_distribution, accepts_inf_in_the_last_row) {
 }
 
 TEST(parse_percentile_distribution, rejects_a_row_that_is_not_numbers_naming_the_line) {
-  const auto points = parse_percentile_distribution("       Value     Percentile TotalCount 1/(1-Percentile)\n\n"
-                                                    "     100.000 0.000000000000          1           1.00\n"
-                                                    "     abc 0.1 2\n");
+  const auto points = parse_percentile_distribution(
+      "       Value     Percentile TotalCount 1/(1-Percentile)\n\n"
+      "     100.000 0.000000000000          1           1.00\n"
+      "     abc 0.1 2\n");
   ASSERT_FALSE(points);
   EXPECT_EQ(points.error().code(), base::errc::invalid_argument);
   EXPECT_NE(points.error().message().find("line 4"), std::string::npos) << points.error().message();

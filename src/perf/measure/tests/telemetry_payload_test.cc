@@ -18,12 +18,13 @@ TEST(telemetry_payload, round_trips_every_field) {
 TEST(telemetry_payload, is_little_endian_with_zero_padding) {
   std::vector<std::byte> bytes(40, std::byte{0xff});
   encode_payload({.device = 0x0102, .sequence = 3, .intended_send_nanos = 4, .warmup = false}, bytes);
-  const std::array<std::uint8_t, 40> expected{0x31, 0x54, 0x47, 0x4d, 0, 0, 0, 0,  // magic, flags
-                                              0x02, 0x01, 0, 0, 0, 0, 0, 0,  // device
-                                              3, 0, 0, 0, 0, 0, 0, 0,  // sequence
-                                              4, 0, 0, 0, 0, 0, 0, 0,  // intended send time
-                                              0, 0, 0, 0, 0, 0, 0, 0};  // padding
-  for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(std::to_integer<std::uint8_t>(bytes[i]), expected[i]) << i;
+  const std::array<std::uint8_t, 40> expected{0x31, 0x54, 0x47, 0x4d, 0, 0, 0, 0,   // magic, flags
+                                              0x02, 0x01, 0,    0,    0, 0, 0, 0,   // device
+                                              3,    0,    0,    0,    0, 0, 0, 0,   // sequence
+                                              4,    0,    0,    0,    0, 0, 0, 0,   // intended send time
+                                              0,    0,    0,    0,    0, 0, 0, 0};  // padding
+  for (std::size_t i = 0; i < expected.size(); ++i)
+    EXPECT_EQ(std::to_integer<std::uint8_t>(bytes[i]), expected[i]) << i;
 }
 
 TEST(telemetry_payload, decodes_a_payload_of_exactly_the_header_size) {

@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <unistd.h>
+#include <fstream>
 
 namespace magnetar::perf {
 namespace {
@@ -47,7 +47,8 @@ TEST(timeline, without_latency_columns_rows_hold_only_the_columns) {
 }
 
 TEST(timeline_writer, writes_the_header_and_the_last_partial_row_on_stop) {
-  const auto file = std::filesystem::temp_directory_path() / ("magnetar-timeline-" + std::to_string(::getpid()) + ".csv");
+  const auto file =
+      std::filesystem::temp_directory_path() / ("magnetar-timeline-" + std::to_string(::getpid()) + ".csv");
   timeline t(application_timeline_columns(), true);
   base::manual_clock clock(base::clock::wall_time_point(std::chrono::milliseconds(1'700'000'000'000)));
   // An interval no test run reaches: the only row is the one stop() writes.

@@ -44,7 +44,8 @@ class catch_up_test : public ::testing::Test {
 
 TEST_F(catch_up_test, section_shows_join_backlog_catch_up_time_rate_and_last_message) {
   auto text = report(with_late());
-  EXPECT_THAT(text, HasSubstr("| Application | Joined | Backlog at join | Caught up after | Catch-up rate | Last message |"));
+  EXPECT_THAT(text,
+              HasSubstr("| Application | Joined | Backlog at join | Caught up after | Catch-up rate | Last message |"));
   // Joined 10 s into the measurement, at the sample of 17 s after the run start: 3 topics × 1,700.
   EXPECT_THAT(text, HasSubstr("| `iot-application-1` | 10.0 s | 5,100 | 8.0 s | 12,500 msg/s | 15.0 s |"));
   EXPECT_THAT(text, Not(HasSubstr("| `iot-application-0` | 0.0 s")));
@@ -69,7 +70,8 @@ TEST_F(catch_up_test, section_states_the_rule_with_the_threshold_the_application
 TEST_F(catch_up_test, without_topic_stats_the_backlog_at_join_is_a_dash) {
   write_synthetic_run(run_dir(), with_late());
   fs::remove(run_dir() / "topic-stats.csv");
-  EXPECT_THAT(report_of_written_run(), HasSubstr("| `iot-application-1` | 10.0 s | – | 8.0 s | 12,500 msg/s | 15.0 s |"));
+  EXPECT_THAT(report_of_written_run(),
+              HasSubstr("| `iot-application-1` | 10.0 s | – | 8.0 s | 12,500 msg/s | 15.0 s |"));
 }
 
 TEST_F(catch_up_test, application_that_did_not_catch_up_shows_its_rate_until_its_last_message) {
@@ -144,7 +146,8 @@ TEST_F(catch_up_test, throughput_notes_when_late_applications_dominate_delivered
   auto note = text.find("dominated by late applications' catch-up reads");
   ASSERT_NE(note, std::string::npos);
   EXPECT_LT(note, text.find("## Catch-up"));
-  EXPECT_THAT(text, HasSubstr("add up to 5,000.0 msg/s, those of the applications that joined at the start to 990.0 msg/s"));
+  EXPECT_THAT(text,
+              HasSubstr("add up to 5,000.0 msg/s, those of the applications that joined at the start to 990.0 msg/s"));
 }
 
 TEST_F(catch_up_test, no_throughput_note_when_the_applications_that_joined_at_the_start_deliver_more) {

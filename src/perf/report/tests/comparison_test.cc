@@ -4,7 +4,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-
 namespace magnetar::perf {
 namespace {
 namespace fs = std::filesystem;

@@ -48,7 +48,8 @@ TEST(run_files, csv_drops_a_truncated_last_line) {
 }
 
 TEST(run_files, events_skip_lines_without_a_time) {
-  auto events = parse_events("epochMillis,source,event\n100,launcher,run-started\nbroken\n200,gateways,gateways-started\n");
+  auto events =
+      parse_events("epochMillis,source,event\n100,launcher,run-started\nbroken\n200,gateways,gateways-started\n");
   ASSERT_EQ(events.size(), 2u);
   EXPECT_EQ(events[1].epoch_millis, 200);
   EXPECT_EQ(events[1].source, "gateways");

@@ -4,10 +4,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
 #include <cstdlib>
 #include <fstream>
-#include <fmt/format.h>
-
 
 namespace magnetar::perf {
 namespace {
@@ -76,8 +75,8 @@ TEST_F(run_report_test, writes_readme_and_index_into_the_run_directory) {
 TEST_F(run_report_test, readme_opens_with_the_title_and_the_verdict) {
   write_report();
   auto text = readme();
-  EXPECT_EQ(text.rfind("# Run report: iot-telemetry-small (0123456789abcdef0123456789abcdef)\n\n**Verdict: PASSED**", 0),
-            0u)
+  EXPECT_EQ(
+      text.rfind("# Run report: iot-telemetry-small (0123456789abcdef0123456789abcdef)\n\n**Verdict: PASSED**", 0), 0u)
       << text.substr(0, 200);
 }
 
@@ -192,8 +191,9 @@ TEST_F(run_report_test, failed_run_shows_failed_with_each_reason) {
   options.ordering_violations = 2;
   write_report(options);
   auto text = readme();
-  EXPECT_THAT(text, HasSubstr("**Verdict: FAILED**\n\n- missing messages: iot-application-0 misses 3 messages of 2 devices\n"
-                              "- ordering violations: iot-application-0 has 2\n"));
+  EXPECT_THAT(text,
+              HasSubstr("**Verdict: FAILED**\n\n- missing messages: iot-application-0 misses 3 messages of 2 devices\n"
+                        "- ordering violations: iot-application-0 has 2\n"));
   EXPECT_THAT(text, HasSubstr("**Ordering violations, invalid or missing messages were found.**"));
   EXPECT_THAT(text, HasSubstr("| `iot-application-0` | 25,000 | 0 | 2 | 0 | 3 | 0 | "
                               "[2 sample(s)](applications/iot-application-0/ordering-violations.txt) |"));

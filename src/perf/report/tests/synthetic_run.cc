@@ -22,8 +22,8 @@ void write(const fs::path& file, const std::string& content) {
 // HdrHistogram's percentile distribution text: header, lines at 5 ticks per half distance,
 // a last line at 100 % without the 1/(1-p) column, then the footer.
 std::string hgrm(double median_millis, double max_millis, std::uint64_t count) {
-  std::string text = fmt::format("{:>12} {:>14} {:>10} {:>14}\n\n", "Value", "Percentile", "TotalCount",
-                                 "1/(1-Percentile)");
+  std::string text =
+      fmt::format("{:>12} {:>14} {:>10} {:>14}\n\n", "Value", "Percentile", "TotalCount", "1/(1-Percentile)");
   double p = 0;
   for (int half = 0; half < 14; ++half) {
     double step = std::pow(0.5, half + 1) / 5;
@@ -123,8 +123,8 @@ output: {{name: {}}}
     auto join = measurement_start + late.join_millis;
     events += fmt::format("{},applications,application-joined-iot-application-{}\n", join, late.index);
     if (late.caught_up_millis >= 0) {
-      events += fmt::format("{},applications,application-caught-up-iot-application-{}\n",
-                            join + late.caught_up_millis, late.index);
+      events += fmt::format("{},applications,application-caught-up-iot-application-{}\n", join + late.caught_up_millis,
+                            late.index);
     }
   }
   write(dir / "events.csv", events);
@@ -141,8 +141,9 @@ output: {{name: {}}}
           bool waiting = late->join_millis < 0 || at <= measurement_start + late->join_millis;
           backlog = waiting ? 100.0 * s : 0;
         }
-        stats += fmt::format("{},persistent://public/default/iot-telemetry-{},iot-application-{},{:.0f},{:.0f},{:.0f}\n",
-                             at, t, a, backlog, produced, std::max(0.0, produced - backlog));
+        stats +=
+            fmt::format("{},persistent://public/default/iot-telemetry-{},iot-application-{},{:.0f},{:.0f},{:.0f}\n", at,
+                        t, a, backlog, produced, std::max(0.0, produced - backlog));
       }
     }
   }
@@ -213,8 +214,9 @@ output: {{name: {}}}
     if (violations > 0) {
       std::string samples;
       for (int v = 0; v < violations; ++v) {
-        samples += fmt::format("device={} expected={} got={} pod=1 topic=persistent://public/default/iot-telemetry-{}\n",
-                               v * 3, 10 + v, 12 + v, v % 3);
+        samples +=
+            fmt::format("device={} expected={} got={} pod=1 topic=persistent://public/default/iot-telemetry-{}\n",
+                        v * 3, 10 + v, 12 + v, v % 3);
       }
       write(app / "ordering-violations.txt", samples);
     }

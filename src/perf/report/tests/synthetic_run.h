@@ -18,7 +18,7 @@ struct late_application {
   std::int64_t caught_up_millis = 8'000;      // after the join; < 0: not caught up
   std::int64_t last_message_millis = 15'000;  // after the join; < 0: no measured message
   double messages_when_caught_up = 100'000;
-  double messages_per_second = 0;             // > 0: the summary's messagesPerSecond
+  double messages_per_second = 0;  // > 0: the summary's messagesPerSecond
   int caught_up_latency_millis = 1000;
 };
 
@@ -28,8 +28,8 @@ struct synthetic_run_options {
   bool passed = true;
   std::vector<std::string> failures;
   int applications = 2;
-  double rate = 1000;           // gateways' sent per second during the run
-  double latency_scale = 1.0;   // multiplies every latency
+  double rate = 1000;          // gateways' sent per second during the run
+  double latency_scale = 1.0;  // multiplies every latency
   std::int64_t start_millis = 1'790'000'000'000;
   std::uint64_t missing_messages = 0;  // of the first application
   int ordering_violations = 0;         // of the first application, with ordering-violations.txt

@@ -210,9 +210,8 @@ TEST(scenario_environment, matches_keys_that_contain_underscores) {
 TEST(scenario_environment, ignores_names_that_match_no_setting) {
   auto tree = tree_of(sample);
   const auto before = emit_yaml(tree);
-  ASSERT_TRUE(apply_environment(tree, {{"MAGNETAR_PERF_WORKLOADS_IOTTELEMETRY_RAET", "5"},
-                                       {"MAGNETAR_PERF_NEWKEY", "5"},
-                                       {"HOME", "/root"}}));
+  ASSERT_TRUE(apply_environment(
+      tree, {{"MAGNETAR_PERF_WORKLOADS_IOTTELEMETRY_RAET", "5"}, {"MAGNETAR_PERF_NEWKEY", "5"}, {"HOME", "/root"}}));
   EXPECT_EQ(emit_yaml(tree), before);
 }
 
@@ -229,8 +228,7 @@ TEST(scenario_environment, naming_a_mapping_is_rejected) {
   auto tree = tree_of(sample);
   auto done = apply_environment(tree, {{"MAGNETAR_PERF_WORKLOADS_IOTTELEMETRY_ENV", "x"}});
   ASSERT_FALSE(done);
-  EXPECT_NE(done.error().detail().find("workloads.iotTelemetry.env is a mapping"), std::string::npos)
-      << done.error();
+  EXPECT_NE(done.error().detail().find("workloads.iotTelemetry.env is a mapping"), std::string::npos) << done.error();
 }
 
 TEST(scenario_environment, applies_after_set_and_only_when_enabled) {

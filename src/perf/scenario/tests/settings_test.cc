@@ -191,9 +191,10 @@ workloads:
     behaviors:
       podRestarts: {intervalSeconds: 0, fraction: 0.0}
 )");
-  const auto child = files.write("upstream-small.yaml", "extends: upstream-base.yaml\nworkloads:\n  iotTelemetry:\n"
-                                                         "    gateways: {count: 10}\n    applications: {count: 20, "
-                                                         "podsPerApplication: 10}\n");
+  const auto child = files.write("upstream-small.yaml",
+                                 "extends: upstream-base.yaml\nworkloads:\n  iotTelemetry:\n"
+                                 "    gateways: {count: 10}\n    applications: {count: 20, "
+                                 "podsPerApplication: 10}\n");
   auto tree = resolve_scenario(child, {}, {});
   ASSERT_TRUE(tree) << tree.error();
   auto settings = parse_settings(tree.value());

@@ -73,7 +73,8 @@ TEST(scenario_validation, missing_workload_is_rejected) {
 TEST(scenario_validation, text_for_a_whole_number_is_rejected) {
   auto tree = valid_tree();
   iot(tree)["gateways"]["count"] = "many";
-  EXPECT_MESSAGE(problem(tree), "workloads.iotTelemetry.gateways.count must be a whole number, 1 or more, not \"many\"");
+  EXPECT_MESSAGE(problem(tree),
+                 "workloads.iotTelemetry.gateways.count must be a whole number, 1 or more, not \"many\"");
 }
 
 TEST(scenario_validation, fraction_for_a_whole_number_is_rejected) {
@@ -85,15 +86,17 @@ TEST(scenario_validation, fraction_for_a_whole_number_is_rejected) {
 TEST(scenario_validation, non_boolean_for_a_boolean_is_rejected) {
   auto tree = valid_tree();
   iot(tree)["gateways"]["producer"]["precreate"] = "sometimes";
-  EXPECT_MESSAGE(problem(tree), "workloads.iotTelemetry.gateways.producer.precreate must be true or false, not "
-                                "\"sometimes\"");
+  EXPECT_MESSAGE(problem(tree),
+                 "workloads.iotTelemetry.gateways.producer.precreate must be true or false, not "
+                 "\"sometimes\"");
 }
 
 TEST(scenario_validation, scalar_for_a_section_is_rejected) {
   auto tree = valid_tree();
   iot(tree)["topics"] = 6;
-  EXPECT_MESSAGE(problem(tree), "workloads.iotTelemetry.topics must be a mapping with the keys count and prefix, "
-                                "not \"6\"");
+  EXPECT_MESSAGE(problem(tree),
+                 "workloads.iotTelemetry.topics must be a mapping with the keys count and prefix, "
+                 "not \"6\"");
 }
 
 TEST(scenario_validation, env_that_is_not_a_mapping_is_rejected) {
@@ -155,7 +158,8 @@ TEST(scenario_validation, empty_topic_prefix_is_rejected) {
 }
 
 TEST(scenario_validation, zero_metrics_interval_is_rejected) {
-  EXPECT_MESSAGE(problem_with({"metrics.intervalSeconds=0"}), "metrics.intervalSeconds must be a whole number, 1 or more");
+  EXPECT_MESSAGE(problem_with({"metrics.intervalSeconds=0"}),
+                 "metrics.intervalSeconds must be a whole number, 1 or more");
 }
 
 TEST(scenario_validation, warmup_seconds_and_messages_are_mutually_exclusive) {
@@ -171,9 +175,10 @@ TEST(scenario_validation, warmup_seconds_needs_a_rate) {
 }
 
 TEST(scenario_validation, rate_zero_needs_measurement_messages) {
-  EXPECT_MESSAGE(problem_with({"workloads.iotTelemetry.rate=0", "workloads.iotTelemetry.warmup.seconds=0"}),
-                 "workloads.iotTelemetry.rate 0 (as fast as possible) needs workloads.iotTelemetry.measurement.messages "
-                 "above 0");
+  EXPECT_MESSAGE(
+      problem_with({"workloads.iotTelemetry.rate=0", "workloads.iotTelemetry.warmup.seconds=0"}),
+      "workloads.iotTelemetry.rate 0 (as fast as possible) needs workloads.iotTelemetry.measurement.messages "
+      "above 0");
 }
 
 TEST(scenario_validation, measurement_needs_seconds_or_messages) {
@@ -183,34 +188,38 @@ TEST(scenario_validation, measurement_needs_seconds_or_messages) {
 
 TEST(scenario_validation, short_timeout_says_what_the_workload_needs_and_suggests_a_value) {
   const auto message = problem_with({"workloads.iotTelemetry.timeoutSeconds=30"});
-  EXPECT_MESSAGE(message, "workloads.iotTelemetry.timeoutSeconds is 30, but the workload needs 40 s: 10 s of warmup "
-                          "(1 round(s) of 10 s) and 30 s of measurement at 1000 msg/s");
+  EXPECT_MESSAGE(message,
+                 "workloads.iotTelemetry.timeoutSeconds is 30, but the workload needs 40 s: 10 s of warmup "
+                 "(1 round(s) of 10 s) and 30 s of measurement at 1000 msg/s");
   EXPECT_MESSAGE(message, "set timeoutSeconds to at least 40, better 100");
 }
 
 TEST(scenario_validation, timeout_counts_warmup_rounds_delays_and_message_counts_at_the_rate) {
-  const auto message = problem_with({"workloads.iotTelemetry.rate=100", "workloads.iotTelemetry.warmup.seconds=0",
-                                     "workloads.iotTelemetry.warmup.messages=1001", "workloads.iotTelemetry.warmup.rounds=3",
-                                     "workloads.iotTelemetry.warmup.roundDelaySeconds=2",
-                                     "workloads.iotTelemetry.measurement.seconds=120",
-                                     "workloads.iotTelemetry.timeoutSeconds=158"});
-  EXPECT_MESSAGE(message, "timeoutSeconds is 158, but the workload needs 159 s: 39 s of warmup (3 round(s) of 11 s and "
-                          "a 2 s delay after each) and 120 s of measurement at 100 msg/s");
+  const auto message =
+      problem_with({"workloads.iotTelemetry.rate=100", "workloads.iotTelemetry.warmup.seconds=0",
+                    "workloads.iotTelemetry.warmup.messages=1001", "workloads.iotTelemetry.warmup.rounds=3",
+                    "workloads.iotTelemetry.warmup.roundDelaySeconds=2",
+                    "workloads.iotTelemetry.measurement.seconds=120", "workloads.iotTelemetry.timeoutSeconds=158"});
+  EXPECT_MESSAGE(message,
+                 "timeoutSeconds is 158, but the workload needs 159 s: 39 s of warmup (3 round(s) of 11 s and "
+                 "a 2 s delay after each) and 120 s of measurement at 100 msg/s");
   EXPECT_MESSAGE(message, "at least 159, better 219");
 }
 
 TEST(scenario_validation, join_seconds_needs_a_value_per_application) {
   auto tree = valid_tree();
   iot(tree)["applications"]["joinSeconds"] = YAML::Load("[0, 20]");
-  EXPECT_MESSAGE(problem(tree), "workloads.iotTelemetry.applications.joinSeconds has 2 value(s), but needs a value for "
-                                "each of the 3 applications");
+  EXPECT_MESSAGE(problem(tree),
+                 "workloads.iotTelemetry.applications.joinSeconds has 2 value(s), but needs a value for "
+                 "each of the 3 applications");
 }
 
 TEST(scenario_validation, negative_join_seconds_is_rejected) {
   auto tree = valid_tree();
   iot(tree)["applications"]["joinSeconds"] = YAML::Load("[0, -1, 5]");
-  EXPECT_MESSAGE(problem(tree), "workloads.iotTelemetry.applications.joinSeconds[1] must be a whole number, 0 or more, "
-                                "not \"-1\"");
+  EXPECT_MESSAGE(problem(tree),
+                 "workloads.iotTelemetry.applications.joinSeconds[1] must be a whole number, 0 or more, "
+                 "not \"-1\"");
 }
 
 TEST(scenario_validation, null_join_seconds_entry_is_rejected) {
@@ -222,16 +231,18 @@ TEST(scenario_validation, null_join_seconds_entry_is_rejected) {
 TEST(scenario_validation, join_after_the_timeout_is_rejected) {
   auto tree = valid_tree();
   iot(tree)["applications"]["joinSeconds"] = YAML::Load("[0, 0, 140]");
-  EXPECT_MESSAGE(problem(tree), "workloads.iotTelemetry.applications.joinSeconds: the warmup (10 s) and the latest join "
-                                "(140 s after the measurement's start) must be within "
-                                "workloads.iotTelemetry.timeoutSeconds (150)");
+  EXPECT_MESSAGE(problem(tree),
+                 "workloads.iotTelemetry.applications.joinSeconds: the warmup (10 s) and the latest join "
+                 "(140 s after the measurement's start) must be within "
+                 "workloads.iotTelemetry.timeoutSeconds (150)");
 }
 
 TEST(scenario_validation, zero_caught_up_latency_is_rejected) {
   auto tree = valid_tree();
   iot(tree)["applications"]["caughtUpLatencyMillis"] = 0;
-  EXPECT_MESSAGE(problem(tree), "workloads.iotTelemetry.applications.caughtUpLatencyMillis must be a whole number, 1 or "
-                                "more");
+  EXPECT_MESSAGE(problem(tree),
+                 "workloads.iotTelemetry.applications.caughtUpLatencyMillis must be a whole number, 1 or "
+                 "more");
 }
 
 TEST(scenario_validation, profiling_options_are_rejected) {
@@ -247,7 +258,8 @@ TEST(scenario_validation, output_name_with_a_slash_is_rejected) {
 }
 
 TEST(scenario_validation, several_problems_are_reported_together) {
-  const auto message = problem_with({"workloads.iotTelemetry.devices.count=0", "workloads.iotTelemetry.topics.count=0"});
+  const auto message =
+      problem_with({"workloads.iotTelemetry.devices.count=0", "workloads.iotTelemetry.topics.count=0"});
   EXPECT_MESSAGE(message, "devices.count");
   EXPECT_MESSAGE(message, "topics.count");
 }

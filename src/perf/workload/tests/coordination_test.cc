@@ -11,9 +11,8 @@ namespace {
 class coordination_test : public ::testing::Test {
  protected:
   void SetUp() override {
-    _dir = std::filesystem::temp_directory_path() /
-           ("coordination-test-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    _dir = std::filesystem::temp_directory_path() / ("coordination-test-" + std::to_string(::getpid()) + "-" +
+                                                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::remove_all(_dir);
     std::filesystem::create_directories(_dir);
   }

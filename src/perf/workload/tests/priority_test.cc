@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <sys/resource.h>
+#include <algorithm>
 #include <thread>
 
 namespace magnetar::perf {
@@ -26,9 +26,7 @@ TEST(priority, lowers_the_calling_thread_by_the_steps) {
   EXPECT_EQ(::getpriority(PRIO_PROCESS, 0), before);  // the caller's thread is not touched
 }
 
-TEST(priority, zero_steps_leave_it) {
-  EXPECT_EQ(nice_after(0, 0), ::getpriority(PRIO_PROCESS, 0));
-}
+TEST(priority, zero_steps_leave_it) { EXPECT_EQ(nice_after(0, 0), ::getpriority(PRIO_PROCESS, 0)); }
 
 TEST(priority, stops_at_the_kernels_lowest) { EXPECT_EQ(nice_after(15, 10), 19); }
 
