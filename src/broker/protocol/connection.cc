@@ -266,28 +266,30 @@ awaitable<void> connection::keep_alive_loop() {
   }
 }
 
-std::shared_ptr<producer> connection::producer_of(std::uint64_t id) const {
-  auto it = _producers.find(id);
-  return it == _producers.end() ? nullptr : it->second;
+namespace {
+
+// The value under `id` in a producer or consumer map, or null.
+template <class Map>
+typename Map::mapped_type find_by_id(const Map& map, std::uint64_t id) {
+  auto it = map.find(id);
+  return it == map.end() ? nullptr : it->second;
 }
 
+// The same, taken out of the map.
+template <class Map>
+typename Map::mapped_type take_by_id(Map& map, std::uint64_t id) {
+  auto node = map.extract(id);
+  return node ? std::move(node.mapped()) : nullptr;
+}
+
+}  // namespace
+
+std::shared_ptr<producer> connection::producer_of(std::uint64_t id) const { return find_by_id(_producers, id); }
 void connection::attach(std::uint64_t id, std::shared_ptr<producer> p) { _producers[id] = std::move(p); }
+std::shared_ptr<producer> connection::detach_producer(std::uint64_t id) { return take_by_id(_producers, id); }
 
-std::shared_ptr<producer> connection::detach_producer(std::uint64_t id) {
-  auto node = _producers.extract(id);
-  return node ? std::move(node.mapped()) : nullptr;
-}
-
-std::shared_ptr<consumer> connection::consumer_of(std::uint64_t id) const {
-  auto it = _consumers.find(id);
-  return it == _consumers.end() ? nullptr : it->second;
-}
-
+std::shared_ptr<consumer> connection::consumer_of(std::uint64_t id) const { return find_by_id(_consumers, id); }
 void connection::attach(std::uint64_t id, std::shared_ptr<consumer> c) { _consumers[id] = std::move(c); }
-
-std::shared_ptr<consumer> connection::detach_consumer(std::uint64_t id) {
-  auto node = _consumers.extract(id);
-  return node ? std::move(node.mapped()) : nullptr;
-}
+std::shared_ptr<consumer> connection::detach_consumer(std::uint64_t id) { return take_by_id(_consumers, id); }
 
 }  // namespace magnetar::broker
