@@ -270,26 +270,26 @@ namespace {
 
 // The value under `id` in a producer or consumer map, or null.
 template <class Map>
-typename Map::mapped_type find_by_id(const Map& map, std::uint64_t id) {
+typename Map::mapped_type find_by_id(const Map& map, typename Map::key_type id) {
   auto it = map.find(id);
   return it == map.end() ? nullptr : it->second;
 }
 
 // The same, taken out of the map.
 template <class Map>
-typename Map::mapped_type take_by_id(Map& map, std::uint64_t id) {
+typename Map::mapped_type take_by_id(Map& map, typename Map::key_type id) {
   auto node = map.extract(id);
   return node ? std::move(node.mapped()) : nullptr;
 }
 
 }  // namespace
 
-std::shared_ptr<producer> connection::producer_of(std::uint64_t id) const { return find_by_id(_producers, id); }
-void connection::attach(std::uint64_t id, std::shared_ptr<producer> p) { _producers[id] = std::move(p); }
-std::shared_ptr<producer> connection::detach_producer(std::uint64_t id) { return take_by_id(_producers, id); }
+std::shared_ptr<producer> connection::producer_of(producer_id id) const { return find_by_id(_producers, id); }
+void connection::attach(producer_id id, std::shared_ptr<producer> p) { _producers[id] = std::move(p); }
+std::shared_ptr<producer> connection::detach_producer(producer_id id) { return take_by_id(_producers, id); }
 
-std::shared_ptr<consumer> connection::consumer_of(std::uint64_t id) const { return find_by_id(_consumers, id); }
-void connection::attach(std::uint64_t id, std::shared_ptr<consumer> c) { _consumers[id] = std::move(c); }
-std::shared_ptr<consumer> connection::detach_consumer(std::uint64_t id) { return take_by_id(_consumers, id); }
+std::shared_ptr<consumer> connection::consumer_of(consumer_id id) const { return find_by_id(_consumers, id); }
+void connection::attach(consumer_id id, std::shared_ptr<consumer> c) { _consumers[id] = std::move(c); }
+std::shared_ptr<consumer> connection::detach_consumer(consumer_id id) { return take_by_id(_consumers, id); }
 
 }  // namespace magnetar::broker

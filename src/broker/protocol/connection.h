@@ -21,6 +21,7 @@
 
 #include "broker/api/broker_config.h"
 #include "broker/api/client_channel.h"
+#include "broker/api/client_ids.h"
 #include "io/gate.h"
 #include "io/net.h"
 #include "io/shard.h"
@@ -74,12 +75,12 @@ class connection final : public client_channel, public std::enable_shared_from_t
   // Shard-local: the connection's producers and consumers by their client-chosen ids.
   // One the broker closed stays until the client reuses its id or closes it; the
   // lookups return null for an id with none.
-  std::shared_ptr<producer> producer_of(std::uint64_t id) const;
-  void attach(std::uint64_t id, std::shared_ptr<producer> p);
-  std::shared_ptr<producer> detach_producer(std::uint64_t id);
-  std::shared_ptr<consumer> consumer_of(std::uint64_t id) const;
-  void attach(std::uint64_t id, std::shared_ptr<consumer> c);
-  std::shared_ptr<consumer> detach_consumer(std::uint64_t id);
+  std::shared_ptr<producer> producer_of(producer_id id) const;
+  void attach(producer_id id, std::shared_ptr<producer> p);
+  std::shared_ptr<producer> detach_producer(producer_id id);
+  std::shared_ptr<consumer> consumer_of(consumer_id id) const;
+  void attach(consumer_id id, std::shared_ptr<consumer> c);
+  std::shared_ptr<consumer> detach_consumer(consumer_id id);
 
   // Publish back-pressure: counted on the connection's shard when a SEND is handed to
   // a topic, released from the topic's shard when its receipt or error is sent.
@@ -138,8 +139,8 @@ class connection final : public client_channel, public std::enable_shared_from_t
   std::atomic<bool> _reader_paused{false};
   asio::steady_timer _reader_wake;
 
-  std::map<std::uint64_t, std::shared_ptr<producer>> _producers;
-  std::map<std::uint64_t, std::shared_ptr<consumer>> _consumers;
+  std::map<producer_id, std::shared_ptr<producer>> _producers;
+  std::map<consumer_id, std::shared_ptr<consumer>> _consumers;
 };
 
 }  // namespace magnetar::broker

@@ -5,8 +5,8 @@
 
 namespace magnetar::broker {
 
-consumer::consumer(std::shared_ptr<client_channel> conn, std::shared_ptr<topic> owner, std::uint64_t id,
-                   std::string name, int priority_level)
+consumer::consumer(std::shared_ptr<client_channel> conn, std::shared_ptr<topic> owner, consumer_id id, std::string name,
+                   int priority_level)
     : _conn(std::move(conn)),
       _topic(std::move(owner)),
       _id(id),
@@ -18,7 +18,7 @@ void consumer::send_entry(const mledger::entry& e, pending_entry what, std::uint
   proto::BaseCommand command;
   command.set_type(proto::BaseCommand::MESSAGE);
   auto& message = *command.mutable_message();
-  message.set_consumer_id(_id);
+  message.set_consumer_id(_id.value());
   message.mutable_message_id()->set_ledgerid(static_cast<std::uint64_t>(e.pos.ledger().value()));
   message.mutable_message_id()->set_entryid(static_cast<std::uint64_t>(e.pos.entry().value()));
   if (redelivery_count > 0) message.set_redelivery_count(redelivery_count);
@@ -69,7 +69,7 @@ std::map<mledger::position, pending_entry> consumer::take_unacked(const std::vec
 void consumer::send_active_change(bool active) {
   proto::BaseCommand command;
   command.set_type(proto::BaseCommand::ACTIVE_CONSUMER_CHANGE);
-  command.mutable_active_consumer_change()->set_consumer_id(_id);
+  command.mutable_active_consumer_change()->set_consumer_id(_id.value());
   command.mutable_active_consumer_change()->set_is_active(active);
   _conn->send(wire::encode_command(command));
 }
@@ -77,7 +77,7 @@ void consumer::send_active_change(bool active) {
 void consumer::send_close() {
   proto::BaseCommand command;
   command.set_type(proto::BaseCommand::CLOSE_CONSUMER);
-  command.mutable_close_consumer()->set_consumer_id(_id);
+  command.mutable_close_consumer()->set_consumer_id(_id.value());
   command.mutable_close_consumer()->set_request_id(0);
   _conn->send(wire::encode_command(command));
 }
@@ -87,7 +87,7 @@ void consumer::reached_end_of_topic() {
   _told_end_of_topic = true;
   proto::BaseCommand command;
   command.set_type(proto::BaseCommand::REACHED_END_OF_TOPIC);
-  command.mutable_reachedendoftopic()->set_consumer_id(_id);
+  command.mutable_reachedendoftopic()->set_consumer_id(_id.value());
   _conn->send(wire::encode_command(command));
 }
 

@@ -6,6 +6,7 @@
 // and not yet acknowledged (redelivered to the next consumer when it goes).
 #pragma once
 
+#include "broker/api/client_ids.h"
 #include "broker/topic/rate_meter.h"
 #include "mledger/managed_ledger.h"
 #include "mledger/position.h"
@@ -35,10 +36,10 @@ struct pending_entry {
 
 class consumer {
  public:
-  consumer(std::shared_ptr<client_channel> conn, std::shared_ptr<topic> owner, std::uint64_t id, std::string name,
+  consumer(std::shared_ptr<client_channel> conn, std::shared_ptr<topic> owner, consumer_id id, std::string name,
            int priority_level);
 
-  std::uint64_t id() const { return _id; }
+  consumer_id id() const { return _id; }
   const std::string& name() const { return _name; }
   int priority_level() const { return _priority_level; }
   const std::shared_ptr<topic>& owner() const { return _topic; }
@@ -91,7 +92,7 @@ class consumer {
  private:
   const std::shared_ptr<client_channel> _conn;
   const std::shared_ptr<topic> _topic;
-  const std::uint64_t _id;
+  const consumer_id _id;
   const std::string _name;
   const int _priority_level;
   subscription* _subscription = nullptr;

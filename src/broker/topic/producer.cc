@@ -6,9 +6,8 @@
 
 namespace magnetar::broker {
 
-producer::producer(std::shared_ptr<client_channel> conn, std::shared_ptr<topic> owner, std::uint64_t id,
-                   std::string name, proto::ProducerAccessMode mode, std::uint64_t epoch, std::uint64_t request_id,
-                   bool ready)
+producer::producer(std::shared_ptr<client_channel> conn, std::shared_ptr<topic> owner, producer_id id, std::string name,
+                   proto::ProducerAccessMode mode, std::uint64_t epoch, std::uint64_t request_id, bool ready)
     : _conn(std::move(conn)),
       _topic(std::move(owner)),
       _id(id),
@@ -22,7 +21,7 @@ void producer::send_receipt(std::uint64_t sequence_id, std::uint64_t highest_seq
   proto::BaseCommand command;
   command.set_type(proto::BaseCommand::SEND_RECEIPT);
   auto& receipt = *command.mutable_send_receipt();
-  receipt.set_producer_id(_id);
+  receipt.set_producer_id(_id.value());
   receipt.set_sequence_id(sequence_id);
   receipt.set_highest_sequence_id(highest_sequence_id);
   receipt.mutable_message_id()->set_ledgerid(static_cast<std::uint64_t>(at.ledger().value()));
@@ -35,7 +34,7 @@ void producer::send_error(std::uint64_t sequence_id, proto::ServerError code, co
   proto::BaseCommand command;
   command.set_type(proto::BaseCommand::SEND_ERROR);
   auto& error = *command.mutable_send_error();
-  error.set_producer_id(_id);
+  error.set_producer_id(_id.value());
   error.set_sequence_id(sequence_id);
   error.set_error(code);
   error.set_message(message);
@@ -46,7 +45,7 @@ void producer::send_error(std::uint64_t sequence_id, proto::ServerError code, co
 void producer::send_close() {
   proto::BaseCommand command;
   command.set_type(proto::BaseCommand::CLOSE_PRODUCER);
-  command.mutable_close_producer()->set_producer_id(_id);
+  command.mutable_close_producer()->set_producer_id(_id.value());
   command.mutable_close_producer()->set_request_id(0);
   _conn->send(wire::encode_command(command));
 }

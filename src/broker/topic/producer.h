@@ -6,6 +6,7 @@
 // shard; the answers go back through the connection, which is thread-safe to send on.
 #pragma once
 
+#include "broker/api/client_ids.h"
 #include "broker/topic/rate_meter.h"
 #include "mledger/position.h"
 #include "proto/pulsar_api.pb.h"
@@ -30,10 +31,10 @@ class producer {
  public:
   // `ready` is false for a WaitForExclusive producer queued behind others: it may not
   // publish until the topic makes it ready, answering `request_id` a second time.
-  producer(std::shared_ptr<client_channel> conn, std::shared_ptr<topic> owner, std::uint64_t id, std::string name,
+  producer(std::shared_ptr<client_channel> conn, std::shared_ptr<topic> owner, producer_id id, std::string name,
            proto::ProducerAccessMode mode, std::uint64_t epoch, std::uint64_t request_id, bool ready);
 
-  std::uint64_t id() const { return _id; }
+  producer_id id() const { return _id; }
   const std::string& name() const { return _name; }
   proto::ProducerAccessMode access_mode() const { return _mode; }
   std::uint64_t epoch() const { return _epoch; }
@@ -71,7 +72,7 @@ class producer {
  private:
   const std::shared_ptr<client_channel> _conn;
   const std::shared_ptr<topic> _topic;
-  const std::uint64_t _id;
+  const producer_id _id;
   const std::string _name;
   const proto::ProducerAccessMode _mode;
   const std::uint64_t _epoch;

@@ -107,8 +107,8 @@ result<std::shared_ptr<producer>> topic::add_producer(std::shared_ptr<client_cha
     return fail(errc::producer_busy,
                 fmt::format("Topic {} has an exclusive producer, or already has producers", _full_name));
   }
-  auto p = std::make_shared<producer>(std::move(conn), shared_from_this(), request.producer_id(), std::move(name), mode,
-                                      request.epoch(), request.request_id(), /*ready=*/!waits);
+  auto p = std::make_shared<producer>(std::move(conn), shared_from_this(), producer_id{request.producer_id()},
+                                      std::move(name), mode, request.epoch(), request.request_id(), /*ready=*/!waits);
   if (waits) {
     _waiting_exclusive.push_back(p);
   } else {
@@ -289,7 +289,7 @@ awaitable<result<std::shared_ptr<consumer>>> topic::subscribe(std::shared_ptr<cl
     co_return fail(errc::not_allowed, fmt::format("the subscription name {} is the broker's own", dedup_cursor_name));
   }
   MAGNETAR_CO_TRY(sub, co_await open_subscription(request));
-  auto c = std::make_shared<consumer>(std::move(conn), shared_from_this(), request.consumer_id(),
+  auto c = std::make_shared<consumer>(std::move(conn), shared_from_this(), consumer_id{request.consumer_id()},
                                       request.consumer_name(), request.priority_level());
   MAGNETAR_CO_TRY(sub->add_consumer(c, request));
   co_return c;

@@ -38,7 +38,7 @@ topic_stats topic::stats() const {
   for (const auto& p : _producers) {
     publisher_stats ps;
     ps.producer_name = p->name();
-    ps.producer_id = p->id();
+    ps.producer_id = p->id().value();
     ps.address = p->conn()->remote_address();
     ps.connected_since = p->conn()->connected_since();
     ps.access_mode = access_mode_name(p->access_mode());

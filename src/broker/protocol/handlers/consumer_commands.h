@@ -12,18 +12,16 @@
 namespace magnetar::broker::handlers {
 
 // The consumer with this id on the connection, or null (closed ones count as gone).
-inline std::shared_ptr<consumer> find_consumer(connection& conn, std::uint64_t consumer_id) {
-  auto c = conn.consumer_of(consumer_id);
+inline std::shared_ptr<consumer> find_consumer(connection& conn, std::uint64_t id) {
+  auto c = conn.consumer_of(consumer_id{id});
   return c && !c->closed() ? c : nullptr;
 }
 
 // The same for a request: when there is none, the request is answered ConsumerNotFound.
-inline std::shared_ptr<consumer> find_consumer_for(connection& conn, std::uint64_t consumer_id,
-                                                   std::uint64_t request_id) {
-  auto c = find_consumer(conn, consumer_id);
+inline std::shared_ptr<consumer> find_consumer_for(connection& conn, std::uint64_t id, std::uint64_t request_id) {
+  auto c = find_consumer(conn, id);
   if (!c) {
-    conn.send(error_frame(request_id, proto::ConsumerNotFound,
-                          fmt::format("no consumer {} on this connection", consumer_id)));
+    conn.send(error_frame(request_id, proto::ConsumerNotFound, fmt::format("no consumer {} on this connection", id)));
   }
   return c;
 }

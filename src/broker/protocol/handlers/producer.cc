@@ -47,7 +47,7 @@ void producer(connection& conn, const proto::CommandProducer& command) {
     conn.send(error_frame(request_id, name.error()));
     return;
   }
-  if (auto existing = conn.producer_of(command.producer_id())) {
+  if (auto existing = conn.producer_of(producer_id{command.producer_id()})) {
     if (!existing->closed()) {
       // A client that re-sends PRODUCER after a timeout gets the producer it has.
       proto::BaseCommand reply;
@@ -58,7 +58,7 @@ void producer(connection& conn, const proto::CommandProducer& command) {
       conn.send(wire::encode_command(reply));
       return;
     }
-    conn.detach_producer(command.producer_id());
+    conn.detach_producer(producer_id{command.producer_id()});
   }
   start_request(conn, [command, name = std::move(name).value()](std::shared_ptr<connection> self) -> awaitable<void> {
     auto created = co_await create_producer(self, command, name);
@@ -73,7 +73,7 @@ void producer(connection& conn, const proto::CommandProducer& command) {
       asio::post(owner->shard().executor(), [owner, p] { owner->remove_producer(*p); });
       co_return;
     }
-    self->attach(command.producer_id(), p);
+    self->attach(producer_id{command.producer_id()}, p);
     // A WaitForExclusive producer queued behind others hears again once it may write.
     const bool ready = p->ready();
     self->send(wire::encode_command(
@@ -84,7 +84,7 @@ void producer(connection& conn, const proto::CommandProducer& command) {
 }
 
 void close_producer(connection& conn, const proto::CommandCloseProducer& command) {
-  auto p = conn.detach_producer(command.producer_id());
+  auto p = conn.detach_producer(producer_id{command.producer_id()});
   if (!p) {
     // Closing what is already gone succeeds, as upstream: the client's goal is met.
     conn.send(success_frame(command.request_id()));

@@ -27,7 +27,7 @@ void send_error(connection& conn, const proto::CommandSend& command, proto::Serv
 
 void send(connection& conn, wire::frame& frame) {
   const auto& command = frame.command.send();
-  auto p = conn.producer_of(command.producer_id());
+  auto p = conn.producer_of(producer_id{command.producer_id()});
   if (p && p->closed() && p->owner()->is_terminated()) {
     // Closed by a terminate: the client learns why (and stops), not just that it's gone.
     send_error(conn, command, proto::TopicTerminatedError, "Topic was already terminated");

@@ -38,14 +38,14 @@ void subscribe(connection& conn, const proto::CommandSubscribe& command) {
     conn.send(error_frame(request_id, name.error()));
     return;
   }
-  if (auto existing = conn.consumer_of(command.consumer_id())) {
+  if (auto existing = conn.consumer_of(consumer_id{command.consumer_id()})) {
     if (!existing->closed()) {
       conn.send(error_frame(request_id, proto::ConsumerBusy,
                             fmt::format("consumer id {} is in use on this connection", command.consumer_id())));
       return;
     }
     // Closed by the broker (a seek, an unload): the client subscribes again with its id.
-    conn.detach_consumer(command.consumer_id());
+    conn.detach_consumer(consumer_id{command.consumer_id()});
   }
   start_request(conn, [command, name = std::move(name).value()](std::shared_ptr<connection> self) -> awaitable<void> {
     auto created = co_await create_consumer(self, command, name);
@@ -59,7 +59,7 @@ void subscribe(connection& conn, const proto::CommandSubscribe& command) {
       asio::post(owner->shard().executor(), [owner, c] { owner->remove_consumer(*c); });
       co_return;
     }
-    self->attach(command.consumer_id(), c);
+    self->attach(consumer_id{command.consumer_id()}, c);
     self->send(success_frame(command.request_id()));
     spdlog::debug("consumer {} on {} subscription {} (connection {})", command.consumer_name(), name.full(),
                   command.subscription(), self->id());

@@ -18,13 +18,13 @@ void unsubscribe(connection& conn, const proto::CommandUnsubscribe& command) {
       self->send(error_frame(command.request_id(), done.error()));
       co_return;
     }
-    self->detach_consumer(command.consumer_id());
+    self->detach_consumer(consumer_id{command.consumer_id()});
     self->send(success_frame(command.request_id()));
   });
 }
 
 void close_consumer(connection& conn, const proto::CommandCloseConsumer& command) {
-  auto c = conn.detach_consumer(command.consumer_id());
+  auto c = conn.detach_consumer(consumer_id{command.consumer_id()});
   if (!c) {
     conn.send(success_frame(command.request_id()));
     return;

@@ -21,7 +21,8 @@ namespace {
 std::vector<std::unique_ptr<consumer>> add_ten_consumers(key_shared_selector& selector) {
   std::vector<std::unique_ptr<consumer>> consumers;
   for (int i = 0; i < 10; ++i) {
-    consumers.push_back(std::make_unique<consumer>(nullptr, nullptr, 1, "consumer-" + std::to_string(i), 0));
+    consumers.push_back(
+        std::make_unique<consumer>(nullptr, nullptr, consumer_id{1}, "consumer-" + std::to_string(i), 0));
     (void)selector.add(*consumers.back(), {});
   }
   return consumers;

@@ -15,7 +15,7 @@ namespace magnetar::broker {
 namespace {
 
 std::unique_ptr<consumer> named(const std::string& name) {
-  return std::make_unique<consumer>(nullptr, nullptr, 1, name, 0);
+  return std::make_unique<consumer>(nullptr, nullptr, consumer_id{1}, name, 0);
 }
 
 proto::KeySharedMeta sticky(std::vector<std::pair<int, int>> ranges) {
