@@ -47,7 +47,7 @@ class reader {
   // The counts loop's fast path, with no result<> per token. On false
   // nothing is consumed, and varint() then says what is wrong.
   bool next_varint(std::uint64_t& v) noexcept {
-    const auto r = read_varint(std::span<const char>(_bytes).subspan(_pos), true);
+    const auto r = read_varint(std::span<const char>(_bytes).subspan(_pos), varint_rules::canonical);
     if (r.status != varint_status::ok) return false;
     _pos += r.size;
     v = r.value;
@@ -55,7 +55,7 @@ class reader {
   }
 
   result<std::uint64_t> varint(std::string_view what) {
-    const auto r = read_varint(std::span<const char>(_bytes).subspan(_pos), true);
+    const auto r = read_varint(std::span<const char>(_bytes).subspan(_pos), varint_rules::canonical);
     switch (r.status) {
       case varint_status::ok: _pos += r.size; return r.value;
       case varint_status::truncated: _pos = _bytes.size(); return truncated(what);

@@ -5,7 +5,7 @@
 //
 //   std::string out;
 //   base::append_varint(out, 300);                     // "\xac\x02"
-//   auto r = base::read_varint(std::span<const char>(out));
+//   auto r = base::read_varint(std::span<const char>(out), base::varint_rules::exact);
 //   if (r.status == base::varint_status::ok) use(r.value), skip(r.size);
 //
 // Reads never run past the bytes they are given: untrusted input (a frame, a file) gets
@@ -43,9 +43,17 @@ void append_varint(Container& out, std::uint64_t v) {
 enum class varint_status {
   ok,
   truncated,  // the bytes end inside the varint
-  too_long,   // the value needs more than 64 bits
-  overlong,   // not the shortest form (trailing zero groups): refused when canonical only
+  too_long,   // more than ten bytes, or (exact and canonical) bits past the 64th
+  overlong,   // not the shortest form (trailing zero groups): canonical only
 };
+
+// How strict a read is:
+//   protobuf   as protobuf parses: up to ten bytes, bits past the 64th dropped (what a
+//              client's encoder sent is read as the broker's own protobuf parse read it)
+//   exact      the value must fit 64 bits (the tenth byte holds bit 63 only)
+//   canonical  exact, and only the shortest form, so that a format has one encoding per
+//              value (a persisted form that is byte-for-byte what its writer writes)
+enum class varint_rules { protobuf, exact, canonical };
 
 struct varint_read {
   std::uint64_t value = 0;
@@ -53,21 +61,24 @@ struct varint_read {
   varint_status status = varint_status::truncated;
 };
 
-// Reads the varint at the start of `bytes`. With `canonical`, only the shortest form is
-// accepted, so that a format has one encoding per value (a persisted form that is
-// byte-for-byte what its writer writes).
+// Reads the varint at the start of `bytes`.
 template <class Byte>
-constexpr varint_read read_varint(std::span<const Byte> bytes, bool canonical = false) {
+constexpr varint_read read_varint(std::span<const Byte> bytes, varint_rules rules) {
   varint_read r;
-  for (std::size_t i = 0; i < bytes.size() && i < max_varint_size; ++i) {
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    if (i == max_varint_size) {
+      r.status = varint_status::too_long;
+      return r;
+    }
     const auto b = static_cast<std::uint8_t>(bytes[i]);
-    if (i == max_varint_size - 1 && b > 1) {
+    if (i == max_varint_size - 1 && rules != varint_rules::protobuf && b > 1) {
       r.status = varint_status::too_long;
       return r;
     }
     r.value |= static_cast<std::uint64_t>(b & 0x7f) << (7 * i);
     if ((b & 0x80) == 0) {
-      r.status = canonical && b == 0 && i > 0 ? varint_status::overlong : varint_status::ok;
+      const bool overlong = rules == varint_rules::canonical && b == 0 && i > 0;
+      r.status = overlong ? varint_status::overlong : varint_status::ok;
       r.size = i + 1;
       return r;
     }

@@ -55,7 +55,6 @@ result<void> broker_service::start() {
       scalable::coordinator_settings{_config.scalable_topic_consumer_session_grace_period,
                                      _config.scalable_topic_drain_check_initial,
                                      _config.scalable_topic_drain_check_max});
-  MAGNETAR_TRY(io::block_on(first, _scalable->start()));
   _topics.attach(topic_registry_links{
       .scalable = _scalable.get(),
       .segment_drained = [this](const wire::topic_name& segment,
@@ -67,6 +66,7 @@ result<void> broker_service::start() {
                                                            _total_connections.load(std::memory_order_relaxed));
           },
   });
+  MAGNETAR_TRY(io::block_on(first, _scalable->start()));
   MAGNETAR_TRY(pass, _accepting.enter());
   io::spawn(first.executor(),
             [this, held = std::make_shared<io::gate::pass>(std::move(pass))]() { return accept_loop(held); });

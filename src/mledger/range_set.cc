@@ -152,7 +152,7 @@ class reader {
   bool at_end() const { return _offset == _bytes.size(); }
 
   std::optional<std::uint64_t> varint() {
-    const auto r = base::read_varint(_bytes.subspan(_offset));
+    const auto r = base::read_varint(_bytes.subspan(_offset), base::varint_rules::exact);
     if (r.status != base::varint_status::ok) return std::nullopt;
     _offset += r.size;
     return r.value;

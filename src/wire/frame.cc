@@ -85,7 +85,7 @@ std::optional<std::size_t> append_payload_front(std::vector<std::byte>& out, con
 std::optional<std::uint64_t> peek_type_number(std::span<const std::byte> bytes) {
   constexpr std::byte type_tag{0x08};  // field 1, varint
   if (bytes.empty() || bytes[0] != type_tag) return std::nullopt;
-  const auto r = base::read_varint(bytes.subspan(1));
+  const auto r = base::read_varint(bytes.subspan(1), base::varint_rules::protobuf);
   if (r.status != base::varint_status::ok) return std::nullopt;
   return r.value;
 }

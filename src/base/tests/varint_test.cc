@@ -11,8 +11,8 @@
 namespace magnetar::base {
 namespace {
 
-varint_read read(const std::string& bytes, bool canonical = false) {
-  return read_varint(std::span<const char>(bytes.data(), bytes.size()), canonical);
+varint_read read(const std::string& bytes, varint_rules rules = varint_rules::exact) {
+  return read_varint(std::span<const char>(bytes.data(), bytes.size()), rules);
 }
 
 TEST(varint, round_trips_values_at_every_size_boundary) {
@@ -22,7 +22,7 @@ TEST(varint, round_trips_values_at_every_size_boundary) {
     std::string out;
     append_varint(out, v);
     EXPECT_EQ(out.size(), varint_size(v)) << v;
-    const auto r = read(out, true);
+    const auto r = read(out, varint_rules::canonical);
     EXPECT_EQ(r.status, varint_status::ok) << v;
     EXPECT_EQ(r.value, v);
     EXPECT_EQ(r.size, out.size());
@@ -52,9 +52,17 @@ TEST(varint, a_value_past_64_bits_is_too_long) {
   EXPECT_EQ(read(std::string(10, '\x80') + "\x01").status, varint_status::too_long);
 }
 
+TEST(varint, protobuf_rules_drop_the_bits_past_64_as_protobuf_does) {
+  const auto r = read(std::string(9, '\xff') + "\x7f", varint_rules::protobuf);
+  EXPECT_EQ(r.status, varint_status::ok);
+  EXPECT_EQ(r.value, std::numeric_limits<std::uint64_t>::max());
+  EXPECT_EQ(r.size, 10u);
+  EXPECT_EQ(read(std::string(10, '\x80') + "\x01", varint_rules::protobuf).status, varint_status::too_long);
+}
+
 TEST(varint, an_overlong_form_is_refused_only_when_canonical) {
   const std::string padded("\x81\x00", 2);  // 1 with a trailing zero group
-  EXPECT_EQ(read(padded, true).status, varint_status::overlong);
+  EXPECT_EQ(read(padded, varint_rules::canonical).status, varint_status::overlong);
   const auto lenient = read(padded);
   EXPECT_EQ(lenient.status, varint_status::ok);
   EXPECT_EQ(lenient.value, 1u);

@@ -5,7 +5,7 @@
 // topic_admin and an http_server. The standalone (or a broker) constructs it after the
 // metadata store has started, and stops it before the broker's topics and the store:
 //
-//   admin::admin_server admin(config, store, &broker_service, shards[0]);
+//   admin::admin_server admin(config, store, &broker.topics(), shards[0]);
 //   MAGNETAR_TRY(io::block_on(shards[0], admin.resources().ensure_defaults(
 //       "http://localhost:8080", "pulsar://localhost:6650")));   // standalone, every start
 //   MAGNETAR_TRY(admin.start());                                  // binds bind_address:web_service_port

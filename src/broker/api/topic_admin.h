@@ -1,6 +1,6 @@
 // topic_admin: what the admin REST API and /metrics ask of the broker's topics.
 //
-// The broker service implements it; src/broker/admin/ depends on this interface only,
+// The broker's topic_registry (broker/topic/) implements it; src/broker/admin/ depends on this interface only,
 // so the REST layer stays a translation of paths and JSON into these calls. Errors use
 // broker::errc (topic_not_found, subscription_not_found, conflict, ...), which the REST
 // layer maps to Pulsar's HTTP statuses.

@@ -29,7 +29,7 @@ class reader {
   bool done() const { return _at == _end; }
 
   bool read_varint(std::uint64_t& value) {
-    const auto r = base::read_varint(std::span<const std::byte>(_at, _end));
+    const auto r = base::read_varint(std::span<const std::byte>(_at, _end), base::varint_rules::protobuf);
     if (r.status != base::varint_status::ok) return false;
     _at += r.size;
     value = r.value;

@@ -8,7 +8,7 @@
 // receipt goes back once the entry is durable, in order.
 //
 // Every coroutine the topic starts enters its gate, so close() and remove() can wait for
-// them before the managed ledger goes. Owned by the broker service's topic map
+// them before the managed ledger goes. Owned by the topic_registry's topic map
 // (shared_ptr: producers, consumers and coroutines hold it too).
 #pragma once
 

@@ -10,7 +10,9 @@
 //
 // Thread-safety: the per-shard topic maps are touched on their shards only; get_topic()
 // must run on the topic's owning shard, the topic_admin calls hop there themselves.
-// Attach before start; unload_shard() each shard at stop.
+// attach() is not synchronised: call it once, from broker_service::start(), before the
+// broker accepts and before the admin server starts; unload_shard() each shard at stop.
+// The config passed in must outlive the registry (the broker service owns both).
 #pragma once
 
 #include "base/clock.h"

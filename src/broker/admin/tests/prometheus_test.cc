@@ -40,6 +40,16 @@ TEST(prometheus, topic_metrics_carry_cluster_namespace_and_topic_labels) {
   EXPECT_THAT(text, HasSubstr("pulsar_subscriptions_count" + labels + " 1\n"));
 }
 
+TEST(prometheus, the_storage_bucket_bounds_are_upstreams) {
+  // Pinned here as values, since the rendering test below takes its buckets from the table.
+  const auto& latency = mledger::storage_write_stats::latency_bounds_us;
+  EXPECT_EQ(base::values_of(latency),
+            (std::vector<std::int64_t>{500, 1'000, 5'000, 10'000, 20'000, 50'000, 100'000, 200'000, 1'000'000}));
+  const auto& sizes = mledger::storage_write_stats::entry_size_bounds;
+  EXPECT_EQ(base::values_of(sizes),
+            (std::vector<std::int64_t>{128, 512, 1 << 10, 2 << 10, 4 << 10, 16 << 10, 100 << 10, 1 << 20}));
+}
+
 TEST(prometheus, storage_writes_of_the_last_interval_use_upstreams_bucket_names) {
   auto topics = one_topic();
   auto& t = topics.begin()->second;

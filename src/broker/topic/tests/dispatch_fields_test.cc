@@ -85,6 +85,22 @@ TEST(dispatch_fields, metadata_cut_inside_a_field_is_bad_metadata) {
   EXPECT_EQ(got.error(), wire::errc::bad_metadata);
 }
 
+TEST(dispatch_fields, a_varint_with_bits_past_64_reads_as_protobuf_parses_it) {
+  // deliver_at_time (field 19, varint: tag 0x98 0x01) in ten bytes whose last carries
+  // bits past the 64th, as a lax encoder may write it: protobuf drops them, and so must
+  // dispatch, or an entry the broker stored would lose its key and delay.
+  auto encoded = typical().SerializeAsString();
+  encoded += std::string("\x98\x01", 2) + std::string(9, '\xff') + "\x7f";
+  proto::MessageMetadata parsed;
+  ASSERT_TRUE(parsed.ParseFromString(encoded));
+  std::string bytes(4, '\0');
+  wire::store_be32(reinterpret_cast<std::byte*>(bytes.data()), static_cast<std::uint32_t>(encoded.size()));
+  bytes += encoded + "payload";
+  const auto got = dispatch_fields_of(wire::shared_bytes::copy_of(std::as_bytes(std::span(bytes))));
+  ASSERT_TRUE(got) << got.error();
+  EXPECT_EQ(got.value().deliver_at_time, parsed.deliver_at_time());
+}
+
 TEST(dispatch_fields, the_sticky_key_hash_agrees_with_the_parsed_metadatas) {
   auto ordering = typical();
   ordering.set_partition_key("p");
