@@ -4,6 +4,7 @@
 
 #include "broker/standalone/standalone.h"
 #include "broker/tests/raw_client.h"
+#include "http/client.h"
 #include "io/temp_directory.h"
 
 #include <gtest/gtest.h>
@@ -39,6 +40,14 @@ class broker_test : public ::testing::Test {
     auto c = std::make_unique<raw_client>(server->broker_port());
     c->connect();
     return c;
+  }
+
+  // One admin REST call to the standalone's web port (status -1 when it failed to connect).
+  magnetar::http::reply call(std::string_view method, const std::string& target, std::string_view body = {}) {
+    auto r = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = server->web_port()}, method, target,
+                                  body);
+    EXPECT_TRUE(r) << r.error();
+    return r ? std::move(r).value() : magnetar::http::reply{.status = -1};
   }
 
   static proto::BaseCommand producer_command(const std::string& topic, std::uint64_t producer_id,

@@ -4,7 +4,6 @@
 #pragma once
 
 #include "broker/tests/broker_fixture.h"
-#include "http/client.h"
 
 #include <nlohmann/json.hpp>
 
@@ -16,13 +15,6 @@ namespace magnetar::broker::testing {
 class policies_test : public broker_test {
  protected:
   static constexpr const char* ns = "/admin/v2/namespaces/public/default";
-
-  magnetar::http::reply call(std::string_view method, const std::string& target, std::string_view body = {}) {
-    auto r = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = server->web_port()}, method, target,
-                                  body);
-    EXPECT_TRUE(r) << r.error();
-    return r ? std::move(r).value() : magnetar::http::reply{};
-  }
 
   static std::string topic_path(const std::string& topic) { return "/admin/v2/persistent/public/default/" + topic; }
 

@@ -1,6 +1,7 @@
 #include "broker/topic/consumer.h"
 
 #include "broker/api/client_channel.h"
+#include "broker/topic/topic.h"
 #include "wire/frame.h"
 
 namespace magnetar::broker {
@@ -19,8 +20,7 @@ void consumer::send_entry(const mledger::entry& e, pending_entry what, std::uint
   command.set_type(proto::BaseCommand::MESSAGE);
   auto& message = *command.mutable_message();
   message.set_consumer_id(_id.value());
-  message.mutable_message_id()->set_ledgerid(static_cast<std::uint64_t>(e.pos.ledger().value()));
-  message.mutable_message_id()->set_entryid(static_cast<std::uint64_t>(e.pos.entry().value()));
+  *message.mutable_message_id() = _topic->message_id(e.pos);
   if (redelivery_count > 0) message.set_redelivery_count(redelivery_count);
   for (auto word : ack_set) message.add_ack_set(word);
   _conn->send(wire::encode_payload_header(command, e.data.span()), e.data);

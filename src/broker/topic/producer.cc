@@ -2,6 +2,7 @@
 
 #include "broker/api/client_channel.h"
 #include "broker/api/protocol_error.h"
+#include "broker/topic/topic.h"
 #include "wire/frame.h"
 
 namespace magnetar::broker {
@@ -24,8 +25,7 @@ void producer::send_receipt(std::uint64_t sequence_id, std::uint64_t highest_seq
   receipt.set_producer_id(_id.value());
   receipt.set_sequence_id(sequence_id);
   receipt.set_highest_sequence_id(highest_sequence_id);
-  receipt.mutable_message_id()->set_ledgerid(static_cast<std::uint64_t>(at.ledger().value()));
-  receipt.mutable_message_id()->set_entryid(static_cast<std::uint64_t>(at.entry().value()));
+  *receipt.mutable_message_id() = _topic->message_id(at);
   _conn->send(wire::encode_command(command));
   _conn->publish_completed();
 }

@@ -120,8 +120,12 @@ class topic : public std::enable_shared_from_this<topic> {
   // none is), by binary search over the entries' publish times.
   awaitable<result<mledger::position>> find_by_publish_time(std::int64_t publish_time_ms);
   // The last message's id: its entry, and in a batch the last index (upstream's answer,
-  // which hasMessageAvailable compares against).
+  // which hasMessageAvailable compares against); (-1, -1) while the topic has no entry,
+  // so that a reader there is told no message is available.
   awaitable<result<proto::MessageIdData>> last_message_id();
+  // The id of one of this topic's entries as the protocol carries it: a partition's index
+  // goes with it, since clients of a partitioned topic route acks and seeks by it.
+  proto::MessageIdData message_id(mledger::position at) const;
 
   bool has_clients() const { return !_producers.empty() || !_waiting_exclusive.empty() || consumer_count() > 0; }
   std::size_t producer_count() const { return _producers.size(); }

@@ -116,12 +116,19 @@ topic_internal_stats topic::internal_stats() const {
   return out;
 }
 
+proto::MessageIdData topic::message_id(mledger::position at) const {
+  proto::MessageIdData id;
+  id.set_ledgerid(static_cast<std::uint64_t>(at.ledger().value()));
+  id.set_entryid(static_cast<std::uint64_t>(at.entry().value()));
+  if (_name.partition() >= 0) id.set_partition(_name.partition());
+  return id;
+}
+
 awaitable<result<proto::MessageIdData>> topic::last_message_id() {
   const auto last = _ledger->last_confirmed();
-  proto::MessageIdData id;
-  id.set_ledgerid(static_cast<std::uint64_t>(last.ledger().value()));
-  id.set_entryid(static_cast<std::uint64_t>(last.entry().value()));
-  if (last.entry().value() < 0) co_return id;
+  // No entry in the current ledger means none readable (upstream answers the same).
+  if (last.entry().value() < 0) co_return message_id(mledger::position{});
+  auto id = message_id(last);
   MAGNETAR_CO_TRY(entries, co_await _ledger->read_entries(last, 1));
   if (!entries.empty()) {
     auto metadata = entry_metadata(entries.front().data);
