@@ -186,7 +186,9 @@ awaitable<http_response> admin_api::terminate(incoming_request request) {
   if (_topics == nullptr) co_return detail::not_ready();
   auto last = co_await _topics->terminate_topic(topic.value());
   if (!last) co_return error_to_response(last.error());
-  const json id{{"ledgerId", last.value().ledger_id}, {"entryId", last.value().entry_id}, {"partitionIndex", topic.value().partition()}};
+  const json id{{"ledgerId", last.value().ledger_id},
+                {"entryId", last.value().entry_id},
+                {"partitionIndex", topic.value().partition()}};
   co_return json_ok(id);
 }
 
