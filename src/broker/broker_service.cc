@@ -20,6 +20,10 @@ broker_service::broker_service(broker_config config, broker_deps deps)
 broker_service::~broker_service() = default;
 
 std::string broker_service::service_url() const {
+  if (const auto* internal = internal_listener(_config.advertised_listeners, _config.internal_listener_name);
+      internal != nullptr && !internal->broker_url.empty()) {
+    return internal->broker_url;
+  }
   return fmt::format("pulsar://{}:{}", _config.advertised_address, _port);
 }
 

@@ -15,10 +15,12 @@ managed_cursor::managed_cursor(managed_ledger& ml, std::string name, durability 
       _kind(kind),
       _mark_delete(info.mark_delete),
       _acked(std::move(info.individually_deleted)),
+      _batch_ack_sets(std::move(info.batch_ack_sets)),
       _properties(std::move(info.properties)),
       _version(version) {
   _acked.remove_up_to(_mark_delete);
   collapse();
+  _batch_ack_sets.erase(_batch_ack_sets.begin(), _batch_ack_sets.upper_bound(_mark_delete));
   rewind();
 }
 
@@ -80,6 +82,7 @@ result<void> managed_cursor::mark_delete(position p) {
   _mark_delete = p;
   _acked.remove_up_to(p);
   collapse();
+  _batch_ack_sets.erase(_batch_ack_sets.begin(), _batch_ack_sets.upper_bound(_mark_delete));
   if (_read <= _mark_delete) _read = _ml.next_valid_position(_mark_delete);
   changed();
   return success();
@@ -91,10 +94,23 @@ result<void> managed_cursor::delete_entry(position p) {
                 fmt::format("cursor {}: ack of {} (last entry {})", _name, p, _ml.last_confirmed()));
   }
   if (p <= _mark_delete || !_acked.add(p)) return success();
+  _batch_ack_sets.erase(p);
   collapse();
+  _batch_ack_sets.erase(_batch_ack_sets.begin(), _batch_ack_sets.upper_bound(_mark_delete));
   if (_read <= _mark_delete) _read = _ml.next_valid_position(_mark_delete);
   changed();
   return success();
+}
+
+void managed_cursor::set_batch_ack_set(position p, std::vector<std::int64_t> unacked) {
+  if (p <= _mark_delete || _acked.contains(p)) return;
+  _batch_ack_sets[p] = std::move(unacked);
+  if (is_durable()) _dirty = true;
+}
+
+const std::vector<std::int64_t>* managed_cursor::batch_ack_set(position p) const {
+  auto it = _batch_ack_sets.find(p);
+  return it == _batch_ack_sets.end() ? nullptr : &it->second;
 }
 
 void managed_cursor::rewind() { _read = _ml.next_valid_position(_mark_delete); }
@@ -103,6 +119,7 @@ awaitable<result<void>> managed_cursor::reset(position p) {
   if (p == position::latest()) p = _ml.next_valid_position(_ml.last_confirmed());
   p = _ml.normalize(p);
   _acked.clear();
+  _batch_ack_sets.clear();
   _mark_delete = position(p.ledger(), entry_id(p.entry().value() - 1));
   _read = p;
   changed();
@@ -130,7 +147,7 @@ awaitable<result<void>> managed_cursor::persist() {
   auto guard = co_await _persist_lock.acquire();
   if (!_dirty) co_return success();
   _dirty = false;
-  cursor_info info{_mark_delete, _acked, 0, _properties};
+  cursor_info info{_mark_delete, _acked, 0, _properties, _batch_ack_sets};
   auto put = co_await _ml._store.put(cursor_path(_ml.name(), _name), to_json(info, _ml.config().max_ranges_to_persist),
                                      _version);
   if (!put) {

@@ -72,6 +72,13 @@ class managed_cursor {
   // Individual ack of one entry (upstream's delete).
   result<void> delete_entry(position p);
 
+  // A batch entry after the mark-delete position that is partly acknowledged: the bit set
+  // of its messages still unacknowledged (1: not yet). Persisted with the cursor, and
+  // forgotten once the entry is acknowledged whole (mark_delete, delete_entry, reset).
+  void set_batch_ack_set(position p, std::vector<std::int64_t> unacked);
+  // The bit set of a partly acknowledged entry; null when it has none.
+  const std::vector<std::int64_t>* batch_ack_set(position p) const;
+
   // Reads start again after the mark-delete position (redelivery of what is unacked).
   void rewind();
   // Moves the cursor so the next read returns `p` (or the first entry after it): the
@@ -107,6 +114,7 @@ class managed_cursor {
   position _mark_delete;
   position _read;
   range_set _acked;
+  std::map<position, std::vector<std::int64_t>> _batch_ack_sets;
   std::map<std::string, std::string> _properties;
   std::int64_t _version;  // of the cursor's node; -1 before the first write
   bool _dirty = false;

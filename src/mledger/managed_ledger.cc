@@ -144,6 +144,21 @@ awaitable<result<void>> managed_ledger::load_cursors() {
   co_return success();
 }
 
+awaitable<result<void>> managed_ledger::set_property(std::string key, std::string value) {
+  auto guard = co_await _metadata_lock.acquire();
+  if (_state == state::fenced) co_return fail(errc::fenced, fmt::format("set a property of {}", _name));
+  if (_state != state::open) co_return fail(errc::closed, fmt::format("set a property of {}", _name));
+  auto previous = _properties;
+  _properties[std::move(key)] = std::move(value);
+  auto stored = co_await store_metadata();
+  if (!stored) {
+    _properties = std::move(previous);
+    if (stored.error() == errc::fenced) enter_fenced(stored.error());
+    co_return fail(std::move(stored).error());
+  }
+  co_return success();
+}
+
 awaitable<result<void>> managed_ledger::store_metadata() {
   managed_ledger_info info;
   for (const auto& [id, l] : _ledger_list) info.ledgers.push_back(l);

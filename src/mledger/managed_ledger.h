@@ -116,6 +116,13 @@ class managed_ledger {
     _config.retention_size_bytes = size_bytes;
   }
 
+  // Properties kept in the managed ledger's metadata (upstream's ManagedLedger
+  // properties; a topic keeps its producers' epoch there).
+  const std::map<std::string, std::string>& properties() const { return _properties; }
+  // Sets one and persists it; on failure it stays as it was. errc::fenced when another
+  // owner took over, errc::closed once closing.
+  awaitable<result<void>> set_property(std::string key, std::string value);
+
   // The entry's position once it, and every add before it, is durable. errc::terminated
   // once terminate() was called.
   awaitable<result<position>> add_entry(wire::shared_bytes data);

@@ -85,12 +85,22 @@ result<managed_ledger_info> managed_ledger_info_from_json(std::string_view text)
   });
 }
 
+namespace {
+// [[ledger, entry, [words...]], ...]
+json batch_ack_sets_to_json(const std::map<position, std::vector<std::int64_t>>& sets) {
+  json out = json::array();
+  for (const auto& [at, words] : sets) out.push_back(json{at.ledger().value(), at.entry().value(), words});
+  return out;
+}
+}  // namespace
+
 std::string to_json(const cursor_info& info, std::size_t max_ranges) {
   auto ranges = info.individually_deleted.serialize(max_ranges);
   return json{{"mark_delete", {info.mark_delete.ledger().value(), info.mark_delete.entry().value()}},
               {"individually_deleted", to_hex(ranges.bytes)},
               {"ranges_dropped", info.ranges_dropped + ranges.ranges_dropped},
-              {"properties", info.properties}}
+              {"properties", info.properties},
+              {"batch_ack_sets", batch_ack_sets_to_json(info.batch_ack_sets)}}
       .dump();
 }
 
@@ -105,6 +115,12 @@ result<cursor_info> cursor_info_from_json(std::string_view text) {
     info.individually_deleted = std::move(ranges).value();
     info.ranges_dropped = j.value("ranges_dropped", std::size_t{0});
     if (j.contains("properties")) info.properties = j.at("properties").get<std::map<std::string, std::string>>();
+    if (j.contains("batch_ack_sets")) {
+      for (const auto& item : j.at("batch_ack_sets")) {
+        const position at(ledger_id(item.at(0).get<std::int64_t>()), entry_id(item.at(1).get<std::int64_t>()));
+        info.batch_ack_sets[at] = item.at(2).get<std::vector<std::int64_t>>();
+      }
+    }
     return info;
   });
 }

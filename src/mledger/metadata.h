@@ -54,6 +54,9 @@ struct cursor_info {
   range_set individually_deleted;
   std::size_t ranges_dropped = 0;  // acks beyond the persisted bound: redelivered after recovery
   std::map<std::string, std::string> properties;
+  // Batches partly acknowledged (upstream's batchDeletedIndexes): per entry, the bit set
+  // of its messages still unacknowledged, as the protocol's ack_set carries it.
+  std::map<position, std::vector<std::int64_t>> batch_ack_sets;
 
   friend bool operator==(const cursor_info&, const cursor_info&) = default;
 };

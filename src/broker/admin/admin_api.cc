@@ -59,6 +59,8 @@ void admin_api::register_routes(router& routes) {
   add("PUT", "/admin/v2/namespaces/{tenant}/{namespace}", &admin_api::create_namespace);
   add("DELETE", "/admin/v2/namespaces/{tenant}/{namespace}", &admin_api::delete_namespace);
   add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/topics", &admin_api::list_namespace_topics);
+  add("PUT", "/admin/v2/namespaces/{tenant}/{namespace}/unload", &admin_api::unload_namespace);
+  add("PUT", "/admin/v2/namespaces/{tenant}/{namespace}/{bundle}/unload", &admin_api::unload_namespace);
   add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/retention", &admin_api::get_retention);
   add("POST", "/admin/v2/namespaces/{tenant}/{namespace}/retention", &admin_api::set_retention);
   add("DELETE", "/admin/v2/namespaces/{tenant}/{namespace}/retention", &admin_api::remove_retention);
@@ -117,6 +119,7 @@ void admin_api::register_routes(router& routes) {
   add("GET", topic + "/partitioned-stats", &admin_api::partitioned_stats);
   add("GET", topic + "/internalStats", &admin_api::internal_stats);
   add("POST", topic + "/terminate", &admin_api::terminate);
+  add("PUT", topic + "/unload", &admin_api::unload_topic);
   add("GET", topic + "/subscriptions", &admin_api::list_subscriptions);
   add("PUT", topic + "/subscription/{subscription}", &admin_api::create_subscription);
   add("DELETE", topic + "/subscription/{subscription}", &admin_api::delete_subscription);
@@ -133,6 +136,8 @@ void admin_api::register_routes(router& routes) {
   add("POST", scalable + "/{topic}/split/{segment}", &admin_api::split_scalable);
   add("POST", scalable + "/{topic}/merge/{first}/{second}", &admin_api::merge_scalable);
 
+  add("GET", "/lookup/v2/topic/{domain}/{tenant}/{namespace}/{topic}", &admin_api::lookup_topic);
+  add("GET", "/lookup/v2/destination/{domain}/{tenant}/{namespace}/{topic}", &admin_api::lookup_topic);
   add("GET", "/metrics", &admin_api::metrics);
 }
 

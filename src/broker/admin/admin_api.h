@@ -6,6 +6,7 @@
 //   admin_api_namespaces.cc  clusters, tenants, namespaces and namespace policies
 //   admin_api_topics.cc      persistent topics, partitioned topics, stats, subscriptions
 //   admin_api_scalable.cc    scalable topics (topic://): create, layout, split, merge
+//   admin_api_lookup.cc      /lookup/v2: where a topic is served, for HTTP service URLs
 //   admin_api.cc             route table, shared helpers, /metrics
 //
 // Operations on a partitioned topic's subscriptions apply to every partition, as in
@@ -16,19 +17,36 @@
 
 #include "broker/admin/http_message.h"
 #include "broker/admin/router.h"
+#include "broker/api/advertised_listeners.h"
 #include "broker/api/topic_admin.h"
 #include "broker/namespace/namespace_resources.h"
 
+#include <atomic>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
 
 namespace magnetar::broker::admin {
 
+// Where this broker is reached, for lookups over HTTP; without a broker_url lookups
+// answer 503. The web URL is http://<advertised_address>:<the server's port>.
+struct service_urls {
+  std::string broker_url;  // pulsar://
+  std::string advertised_address;
+  std::vector<advertised_listener> listeners;
+  bool allow_auto_topic_creation = true;
+};
+
 class admin_api {
  public:
   // `topics` may be null (topic routes answer 503); both must outlive the api.
   admin_api(namespace_resources& resources, topic_admin* topics);
+
+  // Before the server serves.
+  void set_service_urls(service_urls urls) { _urls = std::move(urls); }
+  // Once the server's port is bound (any thread).
+  void set_web_port(std::uint16_t port) { _web_port.store(port); }
 
   void register_routes(router& routes);
 
@@ -49,6 +67,7 @@ class admin_api {
   awaitable<http_response> get_retention(incoming_request request);
   awaitable<http_response> set_retention(incoming_request request);
   awaitable<http_response> remove_retention(incoming_request request);
+  awaitable<http_response> unload_namespace(incoming_request request);
   // A Policies field, read (nullopt fields answer 204) or written: `check` validates the
   // body and gives the value to store.
   awaitable<http_response> get_policy(incoming_request request, std::vector<std::string> field_path);
@@ -71,6 +90,7 @@ class admin_api {
   awaitable<http_response> partitioned_stats(incoming_request request);
   awaitable<http_response> internal_stats(incoming_request request);
   awaitable<http_response> terminate(incoming_request request);
+  awaitable<http_response> unload_topic(incoming_request request);
   awaitable<http_response> list_subscriptions(incoming_request request);
   awaitable<http_response> create_subscription(incoming_request request);
   awaitable<http_response> delete_subscription(incoming_request request);
@@ -88,6 +108,9 @@ class admin_api {
   awaitable<http_response> split_scalable(incoming_request request);
   awaitable<http_response> merge_scalable(incoming_request request);
 
+  // admin_api_lookup.cc
+  awaitable<http_response> lookup_topic(incoming_request request);
+
   // admin_api.cc
   awaitable<http_response> metrics(incoming_request request);
 
@@ -99,6 +122,8 @@ class admin_api {
 
   namespace_resources& _resources;
   topic_admin* const _topics;
+  service_urls _urls;
+  std::atomic<std::uint16_t> _web_port{0};
 };
 
 // Shared by the handler files.

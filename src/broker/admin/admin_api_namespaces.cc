@@ -179,6 +179,19 @@ awaitable<http_response> admin_api::set_retention(incoming_request request) {
   co_return no_content();
 }
 
+// The namespace's topics on this broker (the standalone owns its one bundle, so a bundle's
+// unload is the namespace's).
+awaitable<http_response> admin_api::unload_namespace(incoming_request request) {
+  if (auto bad = invalid_names(request)) co_return *bad;
+  const auto ns = detail::namespace_from(request);
+  auto exists = co_await _resources.namespace_exists(ns);
+  if (!exists) co_return error_to_response(exists.error());
+  if (!exists.value()) co_return error_response(404, "Namespace does not exist");
+  if (_topics == nullptr) co_return detail::not_ready();
+  co_await _topics->unload_namespace(ns);
+  co_return no_content();
+}
+
 awaitable<http_response> admin_api::remove_retention(incoming_request request) {
   std::vector<std::string> field{"retention_policies"};
   co_return co_await remove_policy(std::move(request), std::move(field));

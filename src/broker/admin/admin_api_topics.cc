@@ -192,6 +192,14 @@ awaitable<http_response> admin_api::terminate(incoming_request request) {
   co_return json_ok(id);
 }
 
+// Every partition of a partitioned topic, as upstream's unload of its base name does.
+awaitable<http_response> admin_api::unload_topic(incoming_request request) {
+  auto topic = detail::topic_from(request);
+  if (!topic) co_return error_to_response(topic.error());
+  topic_operation operation = [this](wire::topic_name each) { return _topics->unload_topic(std::move(each)); };
+  co_return co_await for_each_target(topic.value(), std::move(operation));
+}
+
 awaitable<http_response> admin_api::list_subscriptions(incoming_request request) {
   auto topic = detail::topic_from(request);
   if (!topic) co_return error_to_response(topic.error());

@@ -14,7 +14,7 @@ http_server::options with_address(const broker_config& config, http_server::opti
 
 admin_server::admin_server(const broker_config& config, meta::store& store, topic_admin* topics, io::shard& shard,
                            http_server::options limits)
-    : _resources(store, config.cluster_name), _api(_resources, topics) {
+    : _config(config), _resources(store, config.cluster_name), _api(_resources, topics) {
   _api.register_routes(_router);
   _server =
       std::make_unique<http_server>(shard, with_address(config, std::move(limits)),
@@ -23,7 +23,15 @@ admin_server::admin_server(const broker_config& config, meta::store& store, topi
 
 admin_server::~admin_server() = default;
 
-result<void> admin_server::start() { return _server->start(); }
+result<void> admin_server::start() {
+  _api.set_service_urls({.broker_url = _broker_service_url,
+                         .advertised_address = _config.advertised_address,
+                         .listeners = _config.advertised_listeners,
+                         .allow_auto_topic_creation = _config.allow_auto_topic_creation});
+  MAGNETAR_TRY(_server->start());
+  _api.set_web_port(port());
+  return success();
+}
 
 awaitable<void> admin_server::stop() { co_await _server->stop(); }
 

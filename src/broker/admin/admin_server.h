@@ -8,6 +8,7 @@
 //   admin::admin_server admin(config, store, &broker.topics(), shards[0]);
 //   MAGNETAR_TRY(io::block_on(shards[0], admin.resources().ensure_defaults(
 //       "http://localhost:8080", "pulsar://localhost:6650")));   // standalone, every start
+//   admin.serve_lookups(broker.service_url());
 //   MAGNETAR_TRY(admin.start());                                  // binds bind_address:web_service_port
 //   ... admin.port() ...
 //   io::block_on(shards[0], admin.stop());
@@ -37,7 +38,7 @@ namespace magnetar::broker::admin {
 class admin_server {
  public:
   // Listens on config.bind_address:config.web_service_port (0: an ephemeral port). The
-  // store, topics and shard must outlive the server. `limits` tunes the HTTP server
+  // config, store, topics and shard must outlive the server. `limits` tunes the HTTP server
   // (its address and port are taken from the config).
   admin_server(const broker_config& config, meta::store& store, topic_admin* topics, io::shard& shard,
                http_server::options limits = {});
@@ -45,6 +46,10 @@ class admin_server {
   admin_server(const admin_server&) = delete;
   admin_server& operator=(const admin_server&) = delete;
 
+  // Lookups over HTTP (/lookup/v2) answer this broker's URLs: `broker_service_url` and
+  // the server's own http:// URL, or an advertised listener's. Call before start();
+  // without it lookups answer 503.
+  void serve_lookups(std::string broker_service_url) { _broker_service_url = std::move(broker_service_url); }
   // Binds and starts serving; fails when the port is taken.
   result<void> start();
   // The port listened on, once started.
@@ -55,6 +60,8 @@ class admin_server {
   namespace_resources& resources() { return _resources; }
 
  private:
+  const broker_config& _config;
+  std::string _broker_service_url;
   namespace_resources _resources;
   admin_api _api;
   router _router;

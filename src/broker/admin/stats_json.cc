@@ -12,10 +12,13 @@ namespace magnetar::broker::admin {
 using nlohmann::json;
 
 json to_json(const publisher_stats& s) {
-  return json{
+  json out{
       {"producerName", s.producer_name},        {"producerId", s.producer_id},          {"address", s.address},
       {"connectedSince", s.connected_since},    {"accessMode", s.access_mode},          {"msgRateIn", s.msg_rate_in},
-      {"msgThroughputIn", s.msg_throughput_in}, {"averageMsgSize", s.average_msg_size}, {"metadata", json::object()}};
+      {"msgThroughputIn", s.msg_throughput_in}, {"averageMsgSize", s.average_msg_size}, {"metadata", s.metadata}};
+  // Upstream leaves it out when the client sent none.
+  if (!s.client_version.empty()) out["clientVersion"] = s.client_version;
+  return out;
 }
 
 json to_json(const consumer_stats& s) {
@@ -31,7 +34,8 @@ json to_json(const consumer_stats& s) {
            {"unackedMessages", s.unacked_messages},
            {"priorityLevel", s.priority_level},
            {"blockedConsumerOnUnackedMsgs", s.blocked_consumer_on_unacked_msgs},
-           {"metadata", json::object()}};
+           {"metadata", s.metadata}};
+  if (!s.client_version.empty()) out["clientVersion"] = s.client_version;
   if (!s.key_hash_ranges.empty()) {
     // Upstream gives both: "[start, end]" strings and, newer, [start, end] pairs.
     json text = json::array();

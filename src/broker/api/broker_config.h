@@ -4,24 +4,35 @@
 // A plain value type.
 #pragma once
 
+#include "broker/api/advertised_listeners.h"
+
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace magnetar::broker {
 
 struct broker_config {
-  std::string cluster_name = "standalone";                         // clusterName
-  std::string bind_address = "0.0.0.0";                            // bindAddress
-  std::string advertised_address = "localhost";                    // advertisedAddress: what lookups answer
+  std::string cluster_name = "standalone";       // clusterName
+  std::string bind_address = "0.0.0.0";          // bindAddress
+  std::string advertised_address = "localhost";  // advertisedAddress: what lookups answer
+  // Named addresses for clients in other networks (advertisedListeners); a LOOKUP that
+  // names one is answered with its URLs. The internal one (internalListenerName, else
+  // the first) is the broker's own service URL.
+  std::vector<advertised_listener> advertised_listeners;
+  std::string internal_listener_name;
   std::uint16_t broker_service_port = 6650;                        // brokerServicePort (0: any free port)
   std::uint16_t web_service_port = 8080;                           // webServicePort (0: any free port)
   std::size_t max_message_size = 5 * 1024 * 1024;                  // maxMessageSize: the largest frame taken
   bool allow_auto_topic_creation = true;                           // allowAutoTopicCreation
   std::string allow_auto_topic_creation_type = "non-partitioned";  // allowAutoTopicCreationType
-  int default_num_partitions = 1;                                  // defaultNumPartitions
-  std::chrono::seconds keep_alive_interval{30};                    // keepAliveIntervalSeconds
+  // A durable subscription that does not exist is created by the first SUBSCRIBE (and by
+  // a producer's initial_subscription_name); off, SUBSCRIBE gets SubscriptionNotFound.
+  bool allow_auto_subscription_creation = true;  // allowAutoSubscriptionCreation
+  int default_num_partitions = 1;                // defaultNumPartitions
+  std::chrono::seconds keep_alive_interval{30};  // keepAliveIntervalSeconds
   // Publishes a connection may have awaiting their receipt before the broker stops
   // reading from it (maxPendingPublishRequestsPerConnection).
   std::size_t max_pending_publish_requests_per_connection = 1000;
@@ -68,6 +79,12 @@ struct broker_config {
   // A producer name not connected for this long is forgotten
   // (brokerDeduplicationProducerInactivityTimeoutMinutes).
   std::chrono::milliseconds broker_deduplication_producer_inactivity_timeout = std::chrono::hours(6);
+
+  // Producers and consumers a topic takes at most, where its namespace sets no
+  // max_producers_per_topic / max_consumers_per_topic (maxProducersPerTopic,
+  // maxConsumersPerTopic; 0: no limit).
+  int max_producers_per_topic = 0;
+  int max_consumers_per_topic = 0;
 
   // Message TTL for namespaces without messageTTL (ttlDurationDefaultInSeconds; 0: none),
   // and how often topics expire messages (messageExpiryCheckIntervalInMinutes in the

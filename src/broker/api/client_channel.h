@@ -31,6 +31,8 @@ class client_channel {
   virtual std::uint64_t id() const = 0;
   virtual const std::string& remote_address() const = 0;
   virtual const std::string& connected_since() const = 0;
+  // What the client said it is in CONNECT ("Pulsar-CPP-v3.5.0"); empty when it said nothing.
+  virtual const std::string& client_version() const = 0;
 };
 
 }  // namespace magnetar::broker

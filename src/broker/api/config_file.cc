@@ -105,6 +105,12 @@ result<void> set_host(broker_config& config, std::string_view value) {
   return success();
 }
 
+result<void> set_advertised_listeners(broker_config& config, std::string_view value) {
+  MAGNETAR_TRY(listeners, parse_advertised_listeners(value));
+  config.advertised_listeners = std::move(listeners);
+  return success();
+}
+
 result<void> set_cluster_name(broker_config& config, std::string_view value) {
   if (!wire::is_valid_name_part(value)) {
     return bad_value(fmt::format("'{}' is not a valid cluster name (letters, digits and -=:._)", value));
@@ -159,10 +165,13 @@ constexpr auto settings = std::to_array<setting>({
     {"clusterName", &set_cluster_name},
     {"bindAddress", &set_host<&c::bind_address>},
     {"advertisedAddress", &set_host<&c::advertised_address>},
+    {"advertisedListeners", &set_advertised_listeners},
+    {"internalListenerName", &set_host<&c::internal_listener_name>},
     {"brokerServicePort", &set_port<&c::broker_service_port>},
     {"webServicePort", &set_port<&c::web_service_port>},
     {"maxMessageSize", &set_number<&c::max_message_size, 1, java_int_max>},
     {"allowAutoTopicCreation", &set_bool<&c::allow_auto_topic_creation>},
+    {"allowAutoSubscriptionCreation", &set_bool<&c::allow_auto_subscription_creation>},
     {"allowAutoTopicCreationType", &set_auto_topic_creation_type},
     {"defaultNumPartitions", &set_number<&c::default_num_partitions, 1, java_int_max>},
     // 0 turns keep-alive probes off, as in Pulsar.
@@ -201,6 +210,8 @@ constexpr auto settings = std::to_array<setting>({
      &set_duration<&c::broker_deduplication_snapshot_interval, std::chrono::seconds, 0, java_int_max>},
     {"brokerDeduplicationProducerInactivityTimeoutMinutes",
      &set_duration<&c::broker_deduplication_producer_inactivity_timeout, std::chrono::minutes, 1, java_int_max>},
+    {"maxProducersPerTopic", &set_number<&c::max_producers_per_topic, 0, java_int_max>},
+    {"maxConsumersPerTopic", &set_number<&c::max_consumers_per_topic, 0, java_int_max>},
     {"ttlDurationDefaultInSeconds", &set_number<&c::ttl_duration_default_in_seconds, 0, java_int_max>},
     {"messageExpiryCheckIntervalInMinutes",
      &set_duration<&c::message_expiry_check_interval, std::chrono::minutes, 1, java_int_max>},
@@ -316,6 +327,11 @@ result<setting_outcome> apply_config_setting(broker_config& config, std::string_
 }
 
 result<void> validate_broker_config(const broker_config& config) {
+  if (!config.internal_listener_name.empty() &&
+      internal_listener(config.advertised_listeners, config.internal_listener_name) == nullptr) {
+    return bad_value(
+        fmt::format("internalListenerName '{}' is not one of advertisedListeners", config.internal_listener_name));
+  }
   // BookKeeper's rule, which Pulsar checks when it creates a ledger: E >= W >= A.
   if (config.managed_ledger_default_write_quorum > config.managed_ledger_default_ensemble_size) {
     return bad_value(

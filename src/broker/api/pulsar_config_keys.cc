@@ -65,10 +65,8 @@ constexpr auto upstream_keys = std::to_array<std::string_view>({
     "numWorkerThreadsForNonPersistentTopic",
     "enablePersistentTopics",
     "enableNonPersistentTopics",
-    "maxProducersPerTopic",
     "maxSameAddressProducersPerTopic",
     "encryptionRequireOnProducer",
-    "maxConsumersPerTopic",
     "maxSameAddressConsumersPerTopic",
     "maxSubscriptionsPerTopic",
     "maxConsumersPerSubscription",
@@ -282,7 +280,6 @@ constexpr auto upstream_keys = std::to_array<std::string_view>({
     "allowLoopback",
     "gcWaitTime",
     // Topic and subscription creation
-    "allowAutoSubscriptionCreation",
     // Transactions
     "transactionCoordinatorEnabled",
     "transactionMetadataStoreProviderClassName",
@@ -307,8 +304,6 @@ constexpr auto upstream_keys = std::to_array<std::string_view>({
     "brokerServicePortTls",
     "webServicePortTls",
     "isRunningStandalone",
-    "advertisedListeners",
-    "internalListenerName",
     "brokerDeleteInactiveTopicsMode",
     "brokerDeleteInactiveTopicsMaxInactiveDurationSeconds",
     "subscriptionKeySharedEnable",

@@ -26,9 +26,11 @@ namespace magnetar::broker {
 struct publisher_stats {
   std::string producer_name;
   std::uint64_t producer_id = 0;
-  std::string address;          // the client's "ip:port"
-  std::string connected_since;  // ISO-8601
-  std::string access_mode;      // "Shared", "Exclusive", ...
+  std::string address;                          // the client's "ip:port"
+  std::string connected_since;                  // ISO-8601
+  std::string access_mode;                      // "Shared", "Exclusive", ...
+  std::string client_version;                   // CONNECT's client_version
+  std::map<std::string, std::string> metadata;  // PRODUCER's metadata
   double msg_rate_in = 0;
   double msg_throughput_in = 0;
   double average_msg_size = 0;
@@ -38,6 +40,8 @@ struct consumer_stats {
   std::string consumer_name;
   std::string address;
   std::string connected_since;
+  std::string client_version;
+  std::map<std::string, std::string> metadata;  // SUBSCRIBE's metadata
   double msg_rate_out = 0;
   double msg_throughput_out = 0;
   double msg_rate_redeliver = 0;
@@ -185,6 +189,14 @@ class topic_admin {
   // none). Idempotent. errc::topic_not_found; errc::not_allowed for a partitioned
   // topic's base name (terminate its partitions).
   virtual awaitable<result<message_position>> terminate_topic(wire::topic_name topic) = 0;
+
+  // Closes the topic on this broker, as upstream's unload: its producers and consumers are
+  // told (CLOSE_PRODUCER, CLOSE_CONSUMER) and come back through a lookup, the cursors are
+  // persisted, and the data stays. A topic that exists but is not loaded is unloaded
+  // already. errc::topic_not_found when it does not exist.
+  virtual awaitable<result<void>> unload_topic(wire::topic_name topic) = 0;
+  // Unloads every loaded topic of the namespace.
+  virtual awaitable<void> unload_namespace(std::string namespace_name) = 0;
 
   // A namespace's policies changed (deduplication, TTL, backlog quota, retention): its
   // loaded topics read them again now rather than at their next periodic refresh.

@@ -1,5 +1,8 @@
 #include "broker/namespace/topic_policies.h"
 
+#include <algorithm>
+#include <limits>
+
 namespace magnetar::broker {
 
 using nlohmann::json;
@@ -42,6 +45,17 @@ topic_policies resolve_policies(const json& policies, const broker_config& confi
       if (auto quota = backlog_quota_from_json(*storage)) out.storage_quota = quota.value();
     }
   }
+
+  // Upstream takes a namespace's 0 as "unset", so the broker's default applies then too.
+  auto limit = [&](const char* name, int broker_default) {
+    const auto* value = field(policies, name);
+    if (value && value->is_number_integer() && value->get<std::int64_t>() > 0) {
+      return static_cast<int>(std::min<std::int64_t>(value->get<std::int64_t>(), std::numeric_limits<int>::max()));
+    }
+    return broker_default;
+  };
+  out.max_producers = limit("max_producers_per_topic", config.max_producers_per_topic);
+  out.max_consumers = limit("max_consumers_per_topic", config.max_consumers_per_topic);
 
   std::int64_t minutes = config.default_retention_time_minutes;
   std::int64_t megabytes = config.default_retention_size_mb;

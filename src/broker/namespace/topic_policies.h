@@ -23,6 +23,9 @@ struct topic_policies {
   // Managed-ledger retention: -1 unbounded, 0 none.
   std::chrono::milliseconds retention_time{0};
   std::int64_t retention_size_bytes = 0;
+  // 0: no limit.
+  int max_producers = 0;
+  int max_consumers = 0;
 
   bool has_size_quota() const { return storage_quota && storage_quota->limit_size >= 0; }
 };

@@ -69,7 +69,7 @@ class connection final : public client_channel, public std::enable_shared_from_t
   const broker_config& config() const;
   const std::string& remote_address() const override { return _remote_address; }
   const std::string& connected_since() const override { return _connected_since; }
-  const std::string& client_version() const { return _client_version; }
+  const std::string& client_version() const override { return _client_version; }
   int protocol_version() const { return _protocol_version; }
 
   // Shard-local: the connection's producers and consumers by their client-chosen ids.

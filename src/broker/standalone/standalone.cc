@@ -79,6 +79,7 @@ result<void> standalone::start() {
       _config, broker_deps{*p.store, *p.resources, *p.ledgers, base::system_clock(), p.shard_set});
   MAGNETAR_TRY(p.broker->start());
   p.admin = std::make_unique<admin::admin_server>(_config, *p.store, &p.broker->topics(), p.shard_set[0]);
+  p.admin->serve_lookups(p.broker->service_url());
   MAGNETAR_TRY(p.admin->start());
   // The cluster, tenant `public` and namespace `public/default`, as a Pulsar standalone
   // has them from its first start.

@@ -62,6 +62,19 @@ class broker_test : public ::testing::Test {
     return c;
   }
 
+  static proto::BaseCommand with_mode(proto::BaseCommand producer, proto::ProducerAccessMode mode) {
+    producer.mutable_producer()->set_producer_access_mode(mode);
+    return producer;
+  }
+
+  static proto::BaseCommand close_producer_command(std::uint64_t producer_id, std::uint64_t request_id) {
+    proto::BaseCommand c;
+    c.set_type(proto::BaseCommand::CLOSE_PRODUCER);
+    c.mutable_close_producer()->set_producer_id(producer_id);
+    c.mutable_close_producer()->set_request_id(request_id);
+    return c;
+  }
+
   static proto::BaseCommand send_command(std::uint64_t producer_id, std::uint64_t sequence_id) {
     proto::BaseCommand c;
     c.set_type(proto::BaseCommand::SEND);

@@ -95,19 +95,6 @@ TEST_F(producer_test, ExclusiveProducerKeepsOthersOut) {
   EXPECT_EQ(second->expect(proto::BaseCommand::ERROR).command.error().error(), proto::ProducerBusy);
 }
 
-proto::BaseCommand with_mode(proto::BaseCommand command, proto::ProducerAccessMode mode) {
-  command.mutable_producer()->set_producer_access_mode(mode);
-  return command;
-}
-
-proto::BaseCommand close_producer(std::uint64_t producer_id, std::uint64_t request_id) {
-  proto::BaseCommand close;
-  close.set_type(proto::BaseCommand::CLOSE_PRODUCER);
-  close.mutable_close_producer()->set_producer_id(producer_id);
-  close.mutable_close_producer()->set_request_id(request_id);
-  return close;
-}
-
 TEST_F(producer_test, WaitForExclusiveOnAFreeTopicIsReadyAtOnce) {
   auto client = connected_client();
   client->send(with_mode(producer_command("w1", 1, 10, "waiter"), proto::WaitForExclusive));
@@ -131,7 +118,7 @@ TEST_F(producer_test, WaitForExclusiveIsQueuedUntilTheExclusiveProducerCloses) {
   owner->send_payload(send_command(1, 0), metadata("owner", 0), "mine");
   owner->expect(proto::BaseCommand::SEND_RECEIPT);
 
-  owner->send(close_producer(1, 11));
+  owner->send(close_producer_command(1, 11));
   owner->expect(proto::BaseCommand::SUCCESS);
   const auto ready = waiter->expect(proto::BaseCommand::PRODUCER_SUCCESS).command.producer_success();
   EXPECT_EQ(ready.request_id(), 20u);
@@ -153,7 +140,7 @@ TEST_F(producer_test, WaitingProducersGetTheTopicInArrivalOrderAsConnectionsDrop
 
   owner.reset();  // the owner's connection drops
   EXPECT_TRUE(first->expect(proto::BaseCommand::PRODUCER_SUCCESS).command.producer_success().producer_ready());
-  first->send(close_producer(1, 21));
+  first->send(close_producer_command(1, 21));
   first->expect(proto::BaseCommand::SUCCESS);
   EXPECT_TRUE(second->expect(proto::BaseCommand::PRODUCER_SUCCESS).command.producer_success().producer_ready());
 }
@@ -165,14 +152,14 @@ TEST_F(producer_test, SharedAndExclusiveProducersAreRefusedWhileOneWaits) {
   auto waiter = connected_client();
   waiter->send(with_mode(producer_command("w4", 1, 20, "waiter"), proto::WaitForExclusive));
   waiter->expect(proto::BaseCommand::PRODUCER_SUCCESS);
-  owner->send(close_producer(1, 11));
+  owner->send(close_producer_command(1, 11));
   owner->expect(proto::BaseCommand::SUCCESS);
   waiter->expect(proto::BaseCommand::PRODUCER_SUCCESS);  // ready: the waiter owns the topic now
   auto late = connected_client();
   late->send(producer_command("w4", 1, 30, "shared"));
   EXPECT_EQ(late->expect(proto::BaseCommand::ERROR).command.error().error(), proto::ProducerBusy);
   late->send(with_mode(producer_command("w4", 2, 31, "exclusive"), proto::Exclusive));
-  EXPECT_EQ(late->expect(proto::BaseCommand::ERROR).command.error().error(), proto::ProducerBusy);
+  EXPECT_EQ(late->expect(proto::BaseCommand::ERROR).command.error().error(), proto::ProducerFenced);
 }
 
 TEST_F(producer_test, AFencingProducerFailsTheWaitingOnesRequests) {
@@ -204,11 +191,7 @@ TEST_F(producer_test, CloseProducerIsAnsweredAndFurtherSendsFail) {
   auto client = connected_client();
   client->send(producer_command("t6", 1, 10, "p"));
   client->expect(proto::BaseCommand::PRODUCER_SUCCESS);
-  proto::BaseCommand close;
-  close.set_type(proto::BaseCommand::CLOSE_PRODUCER);
-  close.mutable_close_producer()->set_producer_id(1);
-  close.mutable_close_producer()->set_request_id(12);
-  client->send(close);
+  client->send(close_producer_command(1, 12));
   EXPECT_EQ(client->expect(proto::BaseCommand::SUCCESS).command.success().request_id(), 12u);
   client->send_payload(send_command(1, 0), metadata("p", 0), "late");
   client->expect(proto::BaseCommand::SEND_ERROR);

@@ -346,18 +346,3 @@ TEST_F(shared_subscription_test, BatchIndexAcksLeaveTheRestOfTheBatchToRedeliver
 
 }  // namespace
 }  // namespace magnetar::broker::testing
-
-namespace magnetar::broker::testing {
-namespace {
-
-class reserved_subscription_test : public broker_test {};
-
-TEST_F(reserved_subscription_test, TheDeduplicationCursorsNameIsRefusedAsASubscription) {
-  auto client = connected_client();
-  client->send(subscribe_command("rs1", "pulsar.dedup", 1, 20));
-  auto refused = client->expect(proto::BaseCommand::ERROR);
-  EXPECT_EQ(refused.command.error().error(), proto::NotAllowedError);
-}
-
-}  // namespace
-}  // namespace magnetar::broker::testing

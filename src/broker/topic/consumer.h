@@ -47,6 +47,10 @@ class consumer {
   // The subscription it is attached to; null once it left (or was closed with it).
   subscription* sub() const { return _subscription; }
   void attach(subscription* s) { _subscription = s; }
+  // The key-value pairs the client attached to it (SUBSCRIBE's metadata), for stats.
+  // Set before the consumer is shared.
+  const std::map<std::string, std::string>& metadata() const { return _metadata; }
+  void set_metadata(std::map<std::string, std::string> m) { _metadata = std::move(m); }
 
   // Topic shard from here on.
   std::int64_t permits() const { return _permits; }
@@ -92,6 +96,7 @@ class consumer {
  private:
   const std::shared_ptr<client_channel> _conn;
   const std::shared_ptr<topic> _topic;
+  std::map<std::string, std::string> _metadata;
   const consumer_id _id;
   const std::string _name;
   const int _priority_level;

@@ -19,6 +19,9 @@ class topic;
 // The deduplication snapshot's cursor (upstream's name): a cursor that is not a
 // subscription, so it is left out of subscriptions, backlogs and expiry.
 inline constexpr std::string_view dedup_cursor_name = "pulsar.dedup";
+// Geo-replication's cursors are named with this prefix (upstream's replicatorPrefix);
+// no client may subscribe under it.
+inline constexpr std::string_view replicator_prefix = "pulsar.repl";
 
 // The last entry before `p`; earliest() when there is none.
 mledger::position entry_before(const mledger::managed_ledger& ml, mledger::position p);

@@ -8,7 +8,8 @@
 namespace magnetar::broker {
 
 producer::producer(std::shared_ptr<client_channel> conn, std::shared_ptr<topic> owner, producer_id id, std::string name,
-                   proto::ProducerAccessMode mode, std::uint64_t epoch, std::uint64_t request_id, bool ready)
+                   proto::ProducerAccessMode mode, std::uint64_t epoch, std::uint64_t request_id, bool ready,
+                   std::optional<std::uint64_t> asked_topic_epoch)
     : _conn(std::move(conn)),
       _topic(std::move(owner)),
       _id(id),
@@ -16,6 +17,7 @@ producer::producer(std::shared_ptr<client_channel> conn, std::shared_ptr<topic> 
       _mode(mode),
       _epoch(epoch),
       _request_id(request_id),
+      _asked_topic_epoch(asked_topic_epoch),
       _ready(ready) {}
 
 void producer::send_receipt(std::uint64_t sequence_id, std::uint64_t highest_sequence_id, mledger::position at) {
@@ -56,14 +58,15 @@ void producer::make_ready(std::int64_t last_sequence_id) {
   _ready_sequence_id.store(last_sequence_id);
   _ready.store(true);
   if (_answered.load()) {
-    _conn->send(wire::encode_command(producer_success(_request_id, _name, last_sequence_id, true, _mode)));
+    _conn->send(wire::encode_command(producer_success(_request_id, _name, last_sequence_id, true, topic_epoch())));
   }
 }
 
 bool producer::answered() {
   _answered.store(true);
   if (!_ready.load()) return false;
-  _conn->send(wire::encode_command(producer_success(_request_id, _name, _ready_sequence_id.load(), true, _mode)));
+  _conn->send(
+      wire::encode_command(producer_success(_request_id, _name, _ready_sequence_id.load(), true, topic_epoch())));
   return true;
 }
 
@@ -73,7 +76,7 @@ void producer::fail_waiting(proto::ServerError code, const std::string& message)
 }
 
 proto::BaseCommand producer_success(std::uint64_t request_id, const std::string& name, std::int64_t last_sequence_id,
-                                    bool ready, proto::ProducerAccessMode mode) {
+                                    bool ready, std::optional<std::uint64_t> topic_epoch) {
   proto::BaseCommand command;
   command.set_type(proto::BaseCommand::PRODUCER_SUCCESS);
   auto& success = *command.mutable_producer_success();
@@ -81,7 +84,7 @@ proto::BaseCommand producer_success(std::uint64_t request_id, const std::string&
   success.set_producer_name(name);
   success.set_last_sequence_id(last_sequence_id);
   success.set_producer_ready(ready);
-  if (mode != proto::Shared) success.set_topic_epoch(0);
+  if (topic_epoch) success.set_topic_epoch(*topic_epoch);
   return command;
 }
 

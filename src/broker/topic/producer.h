@@ -13,7 +13,9 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace magnetar::broker {
@@ -23,21 +25,31 @@ class topic;
 
 // PRODUCER_SUCCESS for `request_id`: the producer's name, where its sequence ids resume,
 // whether it may write now (a queued WaitForExclusive producer may not), and the topic
-// epoch for the exclusive modes.
+// epoch when the topic has one (the client sends it back when it reconnects).
 proto::BaseCommand producer_success(std::uint64_t request_id, const std::string& name, std::int64_t last_sequence_id,
-                                    bool ready, proto::ProducerAccessMode mode);
+                                    bool ready, std::optional<std::uint64_t> topic_epoch);
 
 class producer {
  public:
   // `ready` is false for a WaitForExclusive producer queued behind others: it may not
   // publish until the topic makes it ready, answering `request_id` a second time.
+  // `asked_topic_epoch`: the topic epoch the client had (it reconnects), if any.
   producer(std::shared_ptr<client_channel> conn, std::shared_ptr<topic> owner, producer_id id, std::string name,
-           proto::ProducerAccessMode mode, std::uint64_t epoch, std::uint64_t request_id, bool ready);
+           proto::ProducerAccessMode mode, std::uint64_t epoch, std::uint64_t request_id, bool ready,
+           std::optional<std::uint64_t> asked_topic_epoch = std::nullopt);
 
   producer_id id() const { return _id; }
   const std::string& name() const { return _name; }
   proto::ProducerAccessMode access_mode() const { return _mode; }
   std::uint64_t epoch() const { return _epoch; }
+  std::optional<std::uint64_t> asked_topic_epoch() const { return _asked_topic_epoch; }
+  // The topic epoch its PRODUCER_SUCCESS carries; set on the topic's shard before the
+  // answer goes out, read on the connection's.
+  std::optional<std::uint64_t> topic_epoch() const {
+    const auto e = _topic_epoch.load();
+    return e < 0 ? std::nullopt : std::optional(static_cast<std::uint64_t>(e));
+  }
+  void set_topic_epoch(std::uint64_t e) { _topic_epoch.store(static_cast<std::int64_t>(e)); }
   const std::shared_ptr<topic>& owner() const { return _topic; }
   const std::shared_ptr<client_channel>& conn() const { return _conn; }
 
@@ -61,6 +73,11 @@ class producer {
   bool ready() const { return _ready.load(); }
   std::uint64_t request_id() const { return _request_id; }
 
+  // The key-value pairs the client attached to it (PRODUCER's metadata), for stats. Set
+  // before the producer is shared.
+  const std::map<std::string, std::string>& metadata() const { return _metadata; }
+  void set_metadata(std::map<std::string, std::string> m) { _metadata = std::move(m); }
+
   rate_meter& meter() { return _meter; }
   const rate_meter& meter() const { return _meter; }
   // Set once the topic let go of it; SENDs that still arrive get an error.
@@ -77,10 +94,13 @@ class producer {
   const proto::ProducerAccessMode _mode;
   const std::uint64_t _epoch;
   const std::uint64_t _request_id;
+  const std::optional<std::uint64_t> _asked_topic_epoch;
+  std::atomic<std::int64_t> _topic_epoch{-1};
   std::atomic<bool> _ready;
   std::atomic<bool> _answered{false};
   std::atomic<std::int64_t> _ready_sequence_id{-1};
   rate_meter _meter;
+  std::map<std::string, std::string> _metadata;
   std::atomic<bool> _closed{false};
 };
 

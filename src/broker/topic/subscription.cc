@@ -102,9 +102,11 @@ result<void> subscription::apply_ack(consumer& c, const proto::CommandAck& ack) 
     if (ack.message_id_size() != 1) {
       return fail(errc::invalid_request, "a cumulative ack carries exactly one message id");
     }
-    auto p = position_of(ack.message_id(0));
-    // A cumulative ack inside a partly acknowledged batch covers the entries before it.
-    if (!acks_whole_entry(ack.message_id(0))) p = {p.ledger(), entry_id(p.entry().value() - 1)};
+    const auto& id = ack.message_id(0);
+    auto p = position_of(id);
+    // A cumulative ack inside a batch covers the entries before it, and the batch's
+    // messages up to its index, which a redelivery of the batch then leaves out.
+    if (!acks_whole_entry(id) && !ack_batch_indexes(p, id)) p = {p.ledger(), entry_id(p.entry().value() - 1)};
     if (p <= _cursor->mark_delete_position()) return success();
     MAGNETAR_TRY(_cursor->mark_delete(p));
     for (const auto& other : _consumers) other->acked_upto(p);
@@ -123,7 +125,6 @@ result<void> subscription::ack_individual(consumer& c, const proto::MessageIdDat
   if (is_acked(p)) return success();
   MAGNETAR_TRY(_cursor->delete_entry(p));
   _redelivery_counts.erase(p);
-  _batch_ack_sets.erase(p);
   const bool was_blocked = shares_entries(_type) && over_unacked_limit();
   // Usually the acking consumer holds it; after a reconnect another may.
   consumer* owner = &c;
@@ -143,15 +144,16 @@ result<void> subscription::ack_individual(consumer& c, const proto::MessageIdDat
 }
 
 bool subscription::ack_batch_indexes(mledger::position p, const proto::MessageIdData& id) {
-  auto [it, fresh] = _batch_ack_sets.try_emplace(p, id.ack_set().begin(), id.ack_set().end());
-  auto& unacked = it->second;
-  if (!fresh) {
+  std::vector<std::int64_t> unacked(id.ack_set().begin(), id.ack_set().end());
+  if (const auto* known = _cursor->batch_ack_set(p)) {
     // Both sets mark what is still unacknowledged: what is left is what both mark.
-    for (std::size_t i = 0; i < unacked.size(); ++i) {
-      unacked[i] &= i < static_cast<std::size_t>(id.ack_set_size()) ? id.ack_set(static_cast<int>(i)) : 0;
-    }
+    std::vector<std::int64_t> both(known->size(), 0);
+    for (std::size_t i = 0; i < both.size() && i < unacked.size(); ++i) both[i] = (*known)[i] & unacked[i];
+    unacked = std::move(both);
   }
-  return std::all_of(unacked.begin(), unacked.end(), [](std::int64_t word) { return word == 0; });
+  const bool whole = std::all_of(unacked.begin(), unacked.end(), [](std::int64_t word) { return word == 0; });
+  if (!whole) _cursor->set_batch_ack_set(p, std::move(unacked));
+  return whole;
 }
 
 bool subscription::is_acked(mledger::position p) const {
@@ -160,7 +162,6 @@ bool subscription::is_acked(mledger::position p) const {
 
 void subscription::forget_upto(mledger::position p) {
   std::erase_if(_redelivery_counts, [&](const auto& item) { return item.first <= p; });
-  std::erase_if(_batch_ack_sets, [&](const auto& item) { return item.first <= p; });
 }
 
 void subscription::redeliver(consumer& c, const std::vector<mledger::position>& which) {
@@ -170,8 +171,8 @@ void subscription::redeliver(consumer& c, const std::vector<mledger::position>& 
 void subscription::send(consumer& c, const mledger::entry& e, pending_entry what) {
   auto counted = _redelivery_counts.find(e.pos);
   const std::uint32_t redeliveries = counted == _redelivery_counts.end() ? 0 : counted->second;
-  auto partial = _batch_ack_sets.find(e.pos);
-  c.send_entry(e, what, redeliveries, partial == _batch_ack_sets.end() ? no_ack_set : partial->second);
+  const auto* partial = _cursor->batch_ack_set(e.pos);
+  c.send_entry(e, what, redeliveries, partial == nullptr ? no_ack_set : *partial);
   _out.record(static_cast<std::uint64_t>(what.messages), e.data.size());
   if (redeliveries > 0) _redelivered.record(static_cast<std::uint64_t>(what.messages), e.data.size());
 }
@@ -192,7 +193,6 @@ bool subscription::over_unacked_limit() const {
 awaitable<result<void>> subscription::reset(mledger::position to) {
   MAGNETAR_CO_TRY(co_await _cursor->reset(to));
   _redelivery_counts.clear();
-  _batch_ack_sets.clear();
   _dispatcher->cursor_moved();
   // Clients drop what they had queued and subscribe again, from the new position.
   auto gone = _consumers;
@@ -274,6 +274,8 @@ subscription_stats subscription::stats() const {
     cs.consumer_name = c->name();
     cs.address = c->conn()->remote_address();
     cs.connected_since = c->conn()->connected_since();
+    cs.client_version = c->conn()->client_version();
+    cs.metadata = c->metadata();
     cs.msg_rate_out = c->meter().message_rate();
     cs.msg_throughput_out = c->meter().byte_rate();
     cs.msg_rate_redeliver = c->redeliveries().message_rate();

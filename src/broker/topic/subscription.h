@@ -97,7 +97,7 @@ class subscription : public std::enable_shared_from_this<subscription> {
  private:
   result<void> apply_ack(consumer& c, const proto::CommandAck& ack);
   result<void> ack_individual(consumer& c, const proto::MessageIdData& id);
-  // Merges a batch-index ack; true when it completes the entry.
+  // Merges a batch-index ack into the cursor's state of the entry; true when it completes it.
   bool ack_batch_indexes(mledger::position p, const proto::MessageIdData& id);
   void forget_upto(mledger::position p);
 
@@ -109,9 +109,6 @@ class subscription : public std::enable_shared_from_this<subscription> {
   std::vector<std::shared_ptr<consumer>> _consumers;
   bool _closing = false;
   std::unordered_map<mledger::position, std::uint32_t> _redelivery_counts;
-  // Batches partly acknowledged: bit i set = message i not acknowledged yet (the ack
-  // set's encoding on the wire).
-  std::unordered_map<mledger::position, std::vector<std::int64_t>> _batch_ack_sets;
   // What the subscription delivered, its consumers come and gone (msgOutCounter).
   rate_meter _out;
   rate_meter _redelivered;

@@ -15,8 +15,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 
 namespace magnetar::broker {
+
+namespace {
+std::map<std::string, std::string> key_values(const google::protobuf::RepeatedPtrField<proto::KeyValue>& pairs) {
+  std::map<std::string, std::string> out;
+  for (const auto& kv : pairs) out[kv.key()] = kv.value();
+  return out;
+}
+}  // namespace
 
 topic::topic(topic_registry& registry, wire::topic_name name, io::shard& shard,
              std::unique_ptr<mledger::managed_ledger> ledger)
@@ -29,6 +38,12 @@ topic::topic(topic_registry& registry, wire::topic_name name, io::shard& shard,
       _policies(resolve_policies(nullptr, registry.config())),
       _dedup(std::make_unique<deduplication>(*_ledger, registry.config(), _full_name)) {
   _terminated.store(_ledger->is_terminated(), std::memory_order_release);
+  const auto& properties = _ledger->properties();
+  if (auto it = properties.find(std::string(topic_epoch_property)); it != properties.end()) {
+    std::uint64_t epoch = 0;
+    auto [end, ec] = std::from_chars(it->second.data(), it->second.data() + it->second.size(), epoch);
+    if (ec == std::errc() && end == it->second.data() + it->second.size()) _epoch = epoch;
+  }
 }
 
 topic::~topic() = default;
@@ -67,10 +82,11 @@ awaitable<void> topic::tick_loop(std::shared_ptr<io::gate::pass> /*held*/) {
 // ---------------------------------------------------------------------------------------
 // Producers
 
-result<std::shared_ptr<producer>> topic::add_producer(std::shared_ptr<client_channel> conn,
-                                                      const proto::CommandProducer& request, std::string name) {
-  if (_closing) return fail(errc::service_not_ready, fmt::format("topic {} is closing", _full_name));
-  if (is_terminated()) return fail(errc::topic_terminated, "Topic was already terminated");
+awaitable<result<std::shared_ptr<producer>>> topic::add_producer(std::shared_ptr<client_channel> conn,
+                                                                 const proto::CommandProducer& request,
+                                                                 std::string name) {
+  if (_closing) co_return fail(errc::service_not_ready, fmt::format("topic {} is closing", _full_name));
+  if (is_terminated()) co_return fail(errc::topic_terminated, "Topic was already terminated");
   const auto mode = request.producer_access_mode();
   // A producer of a connection that died keeps its name until its removal reaches the
   // topic; a client re-creating it after a reconnect must not be refused for that.
@@ -85,8 +101,8 @@ result<std::shared_ptr<producer>> topic::add_producer(std::shared_ptr<client_cha
   for (const auto* list : {&_producers, &_waiting_exclusive}) {
     for (const auto& p : *list) {
       if (p->name() == name) {
-        return fail(errc::producer_busy,
-                    fmt::format("Producer with name '{}' is already connected to topic {}", name, _full_name));
+        co_return fail(errc::producer_busy,
+                       fmt::format("Producer with name '{}' is already connected to topic {}", name, _full_name));
       }
     }
   }
@@ -96,25 +112,83 @@ result<std::shared_ptr<producer>> topic::add_producer(std::shared_ptr<client_cha
       p->mark_closed();
     }
     _producers.clear();
-    fail_waiting_producers(proto::ProducerFenced, fmt::format("a fencing producer took topic {}", _full_name));
+    fail_waiting_producers(proto::ProducerFenced, "Fenced out");
   }
-  MAGNETAR_TRY(admit_producer(*this));
+  MAGNETAR_CO_TRY(admit_producer(*this));
+  if (_policies.max_producers > 0 &&
+      _producers.size() + _waiting_exclusive.size() >= static_cast<std::size_t>(_policies.max_producers)) {
+    co_return fail(errc::producer_busy, fmt::format("Topic '{}' reached max producers limit", _full_name));
+  }
+  const std::optional<std::uint64_t> asked_epoch =
+      request.has_topic_epoch() ? std::optional(request.topic_epoch()) : std::nullopt;
   const bool waits = mode == proto::WaitForExclusive && (!_producers.empty() || !_waiting_exclusive.empty());
-  if (!waits && !_waiting_exclusive.empty() && mode != proto::ExclusiveWithFencing) {
-    return fail(errc::producer_busy, fmt::format("Topic {} has producers waiting for exclusive access", _full_name));
-  }
-  if (!waits && !_producers.empty() && (mode != proto::Shared || _producers.front()->access_mode() != proto::Shared)) {
-    return fail(errc::producer_busy,
-                fmt::format("Topic {} has an exclusive producer, or already has producers", _full_name));
+  if (!waits) {
+    MAGNETAR_CO_TRY(check_access_mode(mode, asked_epoch));
   }
   auto p = std::make_shared<producer>(std::move(conn), shared_from_this(), producer_id{request.producer_id()},
-                                      std::move(name), mode, request.epoch(), request.request_id(), /*ready=*/!waits);
+                                      std::move(name), mode, request.epoch(), request.request_id(), /*ready=*/!waits,
+                                      asked_epoch);
+  p->set_metadata(key_values(request.metadata()));
   if (waits) {
     _waiting_exclusive.push_back(p);
-  } else {
-    _producers.push_back(p);
+    co_return p;
   }
-  return p;
+  _producers.push_back(p);
+  if (mode == proto::Shared) {
+    if (_epoch) p->set_topic_epoch(*_epoch);
+    co_return p;
+  }
+  auto taken = co_await take_epoch(*p);
+  if (!taken) {
+    remove_producer(*p);
+    co_return fail(std::move(taken).error());
+  }
+  co_return p;
+}
+
+result<void> topic::check_access_mode(proto::ProducerAccessMode mode, std::optional<std::uint64_t> asked_epoch) const {
+  const auto exclusive = std::find_if(_producers.begin(), _producers.end(),
+                                      [](const auto& p) { return p->access_mode() != proto::Shared; });
+  const bool exclusive_held = exclusive != _producers.end() || !_waiting_exclusive.empty();
+  const std::string holder =
+      exclusive != _producers.end() ? (*exclusive)->name() : (_waiting_exclusive.empty() ? "" : "(waiting)");
+  if (mode == proto::Shared) {
+    if (exclusive_held) {
+      return fail(errc::producer_busy, fmt::format("Topic has an existing exclusive producer: {}", holder));
+    }
+    return success();
+  }
+  // The exclusive modes: fenced, not busy, so that the client stops retrying.
+  if (exclusive_held) {
+    return fail(errc::producer_fenced, fmt::format("Topic has an existing exclusive producer: {}", holder));
+  }
+  if (!_producers.empty()) return fail(errc::producer_fenced, "Topic has existing shared producers");
+  return check_epoch(asked_epoch);
+}
+
+result<void> topic::check_epoch(std::optional<std::uint64_t> asked_epoch) const {
+  if (asked_epoch && _epoch && *asked_epoch < *_epoch) {
+    // A producer that held the topic before another exclusive one took it over.
+    return fail(
+        errc::producer_fenced,
+        fmt::format("Topic epoch has already moved. Current epoch: {}, Producer epoch: {}", *_epoch, *asked_epoch));
+  }
+  return success();
+}
+
+awaitable<result<void>> topic::take_epoch(producer& p) {
+  // A reconnecting exclusive producer keeps the epoch it had; a new one moves it on.
+  const std::uint64_t epoch = p.asked_topic_epoch().value_or(_epoch ? *_epoch + 1 : 0);
+  _epoch = epoch;
+  p.set_topic_epoch(epoch);
+  auto stored = co_await _ledger->set_property(std::string(topic_epoch_property), std::to_string(epoch));
+  if (!stored) {
+    co_return fail(errc::service_not_ready,
+                   fmt::format("topic {}: persisting the topic epoch: {}", _full_name, stored.error().message()));
+  }
+  // A fencing producer may have taken the topic while the epoch was written.
+  if (p.closed()) co_return fail(errc::producer_fenced, "Fenced out");
+  co_return success();
 }
 
 void topic::promote_waiting() {
@@ -123,8 +197,25 @@ void topic::promote_waiting() {
     auto next = std::move(_waiting_exclusive.front());
     _waiting_exclusive.erase(_waiting_exclusive.begin());
     if (next->closed() || next->conn()->is_closed()) continue;
+    if (auto allowed = check_epoch(next->asked_topic_epoch()); !allowed) {
+      next->fail_waiting(server_error_of(allowed.error()), message_of(allowed.error()));
+      continue;
+    }
     _producers.push_back(next);
-    next->make_ready(_dedup->last_sequence_id(next->name()));
+    // Ready once its epoch is stored: until then its SENDs are refused as not ready.
+    auto pass = _gate.enter();
+    if (!pass) return;
+    io::spawn(_shard.executor(),
+              [self = shared_from_this(), next,
+               held = std::make_shared<io::gate::pass>(std::move(pass).value())]() -> awaitable<void> {
+                auto taken = co_await self->take_epoch(*next);
+                if (!taken) {
+                  next->fail_waiting(server_error_of(taken.error()), message_of(taken.error()));
+                  self->remove_producer(*next);
+                  co_return;
+                }
+                next->make_ready(self->_dedup->last_sequence_id(next->name()));
+              });
   }
 }
 
@@ -256,6 +347,9 @@ awaitable<result<std::shared_ptr<subscription>>> topic::open_subscription(const 
     _subscriptions.erase(name);
   }
   const bool durable = request.durable();
+  if (durable && !config().allow_auto_subscription_creation && _ledger->find_cursor(name) == nullptr) {
+    co_return fail(errc::subscription_not_found, "Subscription does not exist");
+  }
   const auto start = request.initialposition() == proto::CommandSubscribe::Earliest
                          ? mledger::initial_position::earliest
                          : mledger::initial_position::latest;
@@ -284,13 +378,21 @@ awaitable<result<std::shared_ptr<subscription>>> topic::open_subscription(const 
 awaitable<result<std::shared_ptr<consumer>>> topic::subscribe(std::shared_ptr<client_channel> conn,
                                                               proto::CommandSubscribe request) {
   if (_closing) co_return fail(errc::service_not_ready, fmt::format("topic {} is closing", _full_name));
-  if (request.subscription().empty()) co_return fail(errc::invalid_request, "the subscription name is empty");
-  if (request.subscription() == dedup_cursor_name) {
-    co_return fail(errc::not_allowed, fmt::format("the subscription name {} is the broker's own", dedup_cursor_name));
+  // Upstream answers both with ProducerBusy, which its clients take as a configuration
+  // error and do not retry.
+  if (request.subscription().find_first_not_of(" \t\r\n") == std::string::npos) {
+    co_return fail(errc::producer_busy, "Empty subscription name");
+  }
+  if (request.subscription() == dedup_cursor_name || request.subscription().starts_with(replicator_prefix)) {
+    co_return fail(errc::producer_busy, "Subscription with reserved subscription name attempted");
+  }
+  if (_policies.max_consumers > 0 && consumer_count() >= static_cast<std::size_t>(_policies.max_consumers)) {
+    co_return fail(errc::consumer_busy, fmt::format("Topic '{}' reached max consumers limit", _full_name));
   }
   MAGNETAR_CO_TRY(sub, co_await open_subscription(request));
   auto c = std::make_shared<consumer>(std::move(conn), shared_from_this(), consumer_id{request.consumer_id()},
                                       request.consumer_name(), request.priority_level());
+  c->set_metadata(key_values(request.metadata()));
   MAGNETAR_CO_TRY(sub->add_consumer(c, request));
   co_return c;
 }

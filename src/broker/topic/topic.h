@@ -35,7 +35,9 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace magnetar::broker {
@@ -87,13 +89,22 @@ class topic : public std::enable_shared_from_this<topic> {
   // (a connection answers a SEND of a producer the termination closed).
   bool is_terminated() const { return _terminated.load(std::memory_order_acquire); }
 
-  // Producers. errc::producer_busy for a name in use or an access mode conflict;
-  // errc::topic_terminated once the topic is terminated. A WaitForExclusive producer
-  // that finds others (or others waiting) is queued, not ready: it becomes the topic's
-  // only producer, and is told so, once every producer before it has gone. While any
-  // wait, Shared and Exclusive producers are refused, as upstream refuses them.
-  result<std::shared_ptr<producer>> add_producer(std::shared_ptr<client_channel> conn,
-                                                 const proto::CommandProducer& request, std::string name);
+  // Producers, with upstream's access modes and topic epoch. errc::producer_busy for a
+  // name in use, a Shared producer while an exclusive one holds the topic, or the
+  // max-producers limit; errc::producer_fenced for an exclusive producer that finds
+  // others, or that comes back with an epoch older than the topic's (another exclusive
+  // producer held it since); errc::topic_terminated once the topic is terminated.
+  // ExclusiveWithFencing closes the producers there and fails those waiting. A
+  // WaitForExclusive producer that finds others (or others waiting) is queued, not ready:
+  // it becomes the topic's only producer, and is told so, once every producer before it
+  // has gone. Each exclusive producer that takes the topic moves the epoch on (or keeps
+  // the one it asked for) and stores it in the managed ledger before it is answered.
+  awaitable<result<std::shared_ptr<producer>>> add_producer(std::shared_ptr<client_channel> conn,
+                                                            const proto::CommandProducer& request, std::string name);
+  // The epoch of the topic's latest exclusive producer; none before the first.
+  std::optional<std::uint64_t> epoch() const { return _epoch; }
+  // The managed-ledger property that keeps it (upstream's name).
+  static constexpr std::string_view topic_epoch_property = "pulsar.topic.epoch";
   void remove_producer(const producer& p);
   // Closes every producer (CLOSE_PRODUCER: clients come back through a lookup), as the
   // backlog quota's producer policies do.
@@ -174,6 +185,13 @@ class topic : public std::enable_shared_from_this<topic> {
   // Hands the topic to the first waiting producer once it has no producer (not while the
   // topic closes or after it was terminated).
   void promote_waiting();
+  // Upstream's access-mode rules for a producer that would take the topic now.
+  result<void> check_access_mode(proto::ProducerAccessMode mode, std::optional<std::uint64_t> asked_epoch) const;
+  // Fenced when the producer asks for an epoch older than the topic's.
+  result<void> check_epoch(std::optional<std::uint64_t> asked_epoch) const;
+  // Gives an exclusive producer its epoch and persists it.
+  awaitable<result<void>> take_epoch(producer& p);
+  std::optional<std::uint64_t> _epoch;
   void fail_waiting_producers(proto::ServerError code, const std::string& message);
   std::map<std::string, std::shared_ptr<subscription>> _subscriptions;
   rate_meter _in;

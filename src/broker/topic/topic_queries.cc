@@ -42,6 +42,8 @@ topic_stats topic::stats() const {
     ps.address = p->conn()->remote_address();
     ps.connected_since = p->conn()->connected_since();
     ps.access_mode = access_mode_name(p->access_mode());
+    ps.client_version = p->conn()->client_version();
+    ps.metadata = p->metadata();
     ps.msg_rate_in = p->meter().message_rate();
     ps.msg_throughput_in = p->meter().byte_rate();
     ps.average_msg_size = p->meter().messages() == 0

@@ -109,6 +109,15 @@ awaitable<result<std::shared_ptr<topic>>> topic_registry::load_topic(const wire:
   if (!name.is_persistent()) {
     co_return fail(errc::not_allowed, fmt::format("{}: non-persistent topics are not supported", name.full()));
   }
+  if (name.partition() >= 0) {
+    // A partition past its topic's count is never served, nor created (a name ending in
+    // -partition-N is an ordinary topic only where no partitioned topic owns it).
+    MAGNETAR_CO_TRY(partitions, co_await partitions_of(name.partitioned_parent()));
+    if (partitions > 0 && name.partition() >= partitions) {
+      co_return fail(errc::not_allowed, fmt::format("Illegal topic partition name {} with max allowed {} partitions",
+                                                    name.full(), partitions));
+    }
+  }
   MAGNETAR_CO_TRY(exists, co_await topic_exists(name));
   if (!exists) {
     if (!create) co_return fail(errc::topic_not_found, fmt::format("Topic {} does not exist", name.full()));

@@ -105,6 +105,8 @@ class topic_registry final : public topic_admin {
   awaitable<result<void>> skip_messages(wire::topic_name topic, std::string subscription, std::uint64_t count) override;
   awaitable<result<void>> clear_backlog(wire::topic_name topic, std::string subscription) override;
   awaitable<result<message_position>> terminate_topic(wire::topic_name topic) override;
+  awaitable<result<void>> unload_topic(wire::topic_name topic) override;
+  awaitable<void> unload_namespace(std::string namespace_name) override;
   awaitable<void> policies_changed(std::string namespace_name) override;
   awaitable<std::map<std::string, topic_stats>> all_stats() override;
   awaitable<broker_metrics> metrics() override;

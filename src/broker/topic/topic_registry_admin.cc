@@ -1,5 +1,6 @@
 // topic_registry's topic_admin side: each call hops to the topic's shard, loads the
 // topic when it exists (admin calls never create one implicitly), and asks it.
+#include "base/log.h"
 #include "broker/api/errc.h"
 #include "broker/namespace/namespace_resources.h"
 #include "broker/topic/cursor_moves.h"
@@ -163,6 +164,42 @@ awaitable<result<message_position>> topic_registry::terminate_topic(wire::topic_
     MAGNETAR_CO_TRY(last, co_await t->terminate());
     co_return message_position{last.ledger().value(), last.entry().value()};
   });
+}
+
+awaitable<result<void>> topic_registry::unload_topic(wire::topic_name name) {
+  MAGNETAR_CO_TRY(exists, co_await topic_exists(name));
+  if (!exists) co_return fail(errc::topic_not_found, fmt::format("Topic {} not found", name.full()));
+  auto& owner = owner_of(name);
+  co_return co_await io::run_on(owner, [&]() -> awaitable<result<void>> {
+    auto& loaded = _topics[owner.id()].topics;
+    auto it = loaded.find(name.full());
+    if (it == loaded.end()) co_return success();
+    auto t = std::move(it->second);
+    loaded.erase(it);
+    spdlog::info("unloading {}", name.full());
+    co_return co_await t->close();
+  });
+}
+
+awaitable<void> topic_registry::unload_namespace(std::string namespace_name) {
+  for (unsigned i = 0; i < _deps.shards.size(); ++i) {
+    co_await io::run_on(_deps.shards[i], [this, i, &namespace_name]() -> awaitable<void> {
+      std::vector<std::shared_ptr<topic>> affected;
+      auto& loaded = _topics[i].topics;
+      for (auto it = loaded.begin(); it != loaded.end();) {
+        if (it->second->name().namespace_name() != namespace_name) {
+          ++it;
+          continue;
+        }
+        affected.push_back(std::move(it->second));
+        it = loaded.erase(it);
+      }
+      for (const auto& t : affected) {
+        auto closed = co_await t->close();
+        if (!closed) spdlog::warn("unloading {}: {}", t->full_name(), closed.error());
+      }
+    });
+  }
 }
 
 awaitable<void> topic_registry::policies_changed(std::string namespace_name) {

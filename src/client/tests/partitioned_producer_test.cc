@@ -184,7 +184,7 @@ TEST_F(partitioned_producer, close_releases_every_partition_for_an_exclusive_pro
   ASSERT_TRUE(first) << first.error();
   auto refused = sdk->create_producer(topic(), config);
   ASSERT_FALSE(refused);
-  EXPECT_EQ(refused.error(), client_errc::producer_busy);
+  EXPECT_EQ(refused.error(), client_errc::producer_fenced);  // upstream's answer: no retry
   ASSERT_TRUE(first.value().close());
   auto second = sdk->create_producer(topic(), config);
   EXPECT_TRUE(second) << second.error();

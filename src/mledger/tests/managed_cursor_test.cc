@@ -116,6 +116,43 @@ TEST(managed_cursor, mark_delete_and_acked_ranges_survive_a_reopen) {
   ASSERT_TRUE(c.run(reopened->close()));
 }
 
+TEST(managed_cursor, a_partly_acknowledged_batch_survives_a_reopen) {
+  test_cluster c;
+  auto ml = c.open("t");
+  auto* cursor = open_cursor(c, *ml, "sub");
+  auto p = add_entries(c, *ml, 3);
+  call(c, [&] {
+    cursor->set_batch_ack_set(p[1], {0b110});
+    return 0;
+  });
+  ASSERT_TRUE(c.run(ml->close()));
+  ml.reset();
+
+  auto reopened = c.open("t");
+  auto* recovered = reopened->find_cursor("sub");
+  ASSERT_NE(recovered, nullptr);
+  ASSERT_NE(recovered->batch_ack_set(p[1]), nullptr);
+  EXPECT_EQ(*recovered->batch_ack_set(p[1]), (std::vector<std::int64_t>{0b110}));
+  ASSERT_TRUE(c.run(reopened->close()));
+}
+
+TEST(managed_cursor, a_batch_acknowledged_whole_forgets_its_partial_state) {
+  test_cluster c;
+  auto ml = c.open("t");
+  auto* cursor = open_cursor(c, *ml, "sub");
+  auto p = add_entries(c, *ml, 4);
+  call(c, [&] {
+    cursor->set_batch_ack_set(p[1], {0b1});
+    cursor->set_batch_ack_set(p[3], {0b1});
+    return 0;
+  });
+  ASSERT_TRUE(call(c, [&] { return cursor->mark_delete(p[1]); }));
+  ASSERT_TRUE(call(c, [&] { return cursor->delete_entry(p[3]); }));
+  EXPECT_EQ(call(c, [&] { return cursor->batch_ack_set(p[1]); }), nullptr);
+  EXPECT_EQ(call(c, [&] { return cursor->batch_ack_set(p[3]); }), nullptr);
+  ASSERT_TRUE(c.run(ml->close()));
+}
+
 TEST(managed_cursor, a_non_durable_cursor_is_not_persisted) {
   test_cluster c;
   auto ml = c.open("t");

@@ -389,5 +389,27 @@ TEST(managed_ledger, stats_count_entries_bytes_and_ledgers) {
   ASSERT_TRUE(c.run(ml->close()));
 }
 
+TEST(managed_ledger, a_property_set_survives_a_reopen) {
+  test_cluster c;
+  auto ml = c.open("props");
+  ASSERT_TRUE(c.run(ml->set_property("pulsar.topic.epoch", "3")));
+  add_entries(c, *ml, 2);  // a rollover's metadata write keeps it too
+  ASSERT_TRUE(c.run(ml->close()));
+  ml.reset();
+  auto reopened = c.open("props");
+  EXPECT_EQ(reopened->properties().at("pulsar.topic.epoch"), "3");
+  ASSERT_TRUE(c.run(reopened->close()));
+}
+
+TEST(managed_ledger, setting_a_property_after_close_fails_as_closed) {
+  test_cluster c;
+  auto ml = c.open("props2");
+  ASSERT_TRUE(c.run(ml->close()));
+  auto refused = c.run(ml->set_property("k", "v"));
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error(), errc::closed);
+  EXPECT_TRUE(ml->properties().empty());
+}
+
 }  // namespace
 }  // namespace magnetar::mledger

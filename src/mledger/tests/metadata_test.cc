@@ -30,6 +30,7 @@ TEST(mledger_metadata, cursor_info_round_trips_with_its_acked_ranges) {
   info.individually_deleted.add_range(position(ledger_id(3), entry_id(6)), position(ledger_id(3), entry_id(9)));
   info.individually_deleted.add(position(ledger_id(5), entry_id(0)));
   info.properties["k"] = "v";
+  info.batch_ack_sets[position(ledger_id(3), entry_id(5))] = {0b1100, -1};
   EXPECT_EQ(cursor_info_from_json(to_json(info, 100)).value(), info);
 }
 

@@ -40,11 +40,16 @@ TEST(config_file, sets_every_implemented_key) {
 clusterName=east-1
 bindAddress=127.0.0.1
 advertisedAddress=broker-1.example.com
+advertisedListeners=internal:pulsar://10.0.0.5:6650,external:pulsar://broker-1.example.com:16650
+internalListenerName=internal
 brokerServicePort=16650
 webServicePort=18080
 maxMessageSize=1048576
 allowAutoTopicCreation=false
 allowAutoTopicCreationType=partitioned
+allowAutoSubscriptionCreation=false
+maxProducersPerTopic=7
+maxConsumersPerTopic=9
 defaultNumPartitions=4
 keepAliveIntervalSeconds=15
 maxPendingPublishRequestsPerConnection=500
@@ -82,6 +87,12 @@ numIOThreads=4
   EXPECT_EQ(c.cluster_name, "east-1");
   EXPECT_EQ(c.bind_address, "127.0.0.1");
   EXPECT_EQ(c.advertised_address, "broker-1.example.com");
+  ASSERT_EQ(c.advertised_listeners.size(), 2u);
+  EXPECT_EQ(c.advertised_listeners[1].broker_url, "pulsar://broker-1.example.com:16650");
+  EXPECT_EQ(c.internal_listener_name, "internal");
+  EXPECT_FALSE(c.allow_auto_subscription_creation);
+  EXPECT_EQ(c.max_producers_per_topic, 7);
+  EXPECT_EQ(c.max_consumers_per_topic, 9);
   EXPECT_EQ(c.broker_service_port, 16650);
   EXPECT_EQ(c.web_service_port, 18080);
   EXPECT_EQ(c.max_message_size, 1048576u);
@@ -228,6 +239,12 @@ TEST(config_file, quorums_must_fit_the_ensemble) {
   EXPECT_THAT(error_of("managedLedgerDefaultEnsembleSize=3\nmanagedLedgerDefaultWriteQuorum=2\n"
                        "managedLedgerDefaultAckQuorum=3"),
               HasSubstr("managedLedgerDefaultAckQuorum (3) is larger than managedLedgerDefaultWriteQuorum (2)"));
+}
+
+TEST(config_file, an_internal_listener_name_must_be_one_of_the_listeners) {
+  auto parsed = parse("advertisedListeners=a:pulsar://h:1\ninternalListenerName=b\n");
+  ASSERT_FALSE(parsed);
+  EXPECT_THAT(parsed.error().detail(), HasSubstr("internalListenerName 'b'"));
 }
 
 TEST(config_file, apply_config_setting_reports_what_it_did) {

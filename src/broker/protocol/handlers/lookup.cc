@@ -1,3 +1,4 @@
+#include "broker/api/advertised_listeners.h"
 #include "broker/protocol/broker_context.h"
 #include "broker/protocol/handlers/handler_support.h"
 #include "broker/protocol/handlers/handlers.h"
@@ -6,20 +7,28 @@
 
 namespace magnetar::broker::handlers {
 
-// This broker serves every topic (standalone): the answer is always "connect here".
+// This broker serves every topic (standalone): the answer is "connect here", at the
+// listener the client names (advertisedListeners), or at the broker's service URL.
 void lookup(connection& conn, const proto::CommandLookupTopic& command) {
   proto::BaseCommand reply;
   reply.set_type(proto::BaseCommand::LOOKUP_RESPONSE);
   auto& response = *reply.mutable_lookuptopicresponse();
   response.set_request_id(command.request_id());
   auto name = wire::topic_name::parse(command.topic());
+  auto urls = lookup_urls_for(conn.broker().config().advertised_listeners, command.advertised_listener_name(),
+                              {.broker_url = conn.broker().service_url()});
   if (!command.has_topic() || !name) {
     response.set_response(proto::CommandLookupTopicResponse::Failed);
     response.set_error(proto::InvalidTopicName);
     response.set_message(name ? "LOOKUP without topic" : message_of(name.error()));
+  } else if (!urls) {
+    response.set_response(proto::CommandLookupTopicResponse::Failed);
+    response.set_error(server_error_of(urls.error()));
+    response.set_message(message_of(urls.error()));
   } else {
     response.set_response(proto::CommandLookupTopicResponse::Connect);
-    response.set_brokerserviceurl(conn.broker().service_url());
+    response.set_brokerserviceurl(urls.value().broker_url);
+    if (!urls.value().broker_url_tls.empty()) response.set_brokerserviceurltls(urls.value().broker_url_tls);
     response.set_authoritative(true);
   }
   conn.send(wire::encode_command(reply));

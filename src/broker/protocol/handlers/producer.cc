@@ -19,6 +19,25 @@ struct created_producer {
   std::int64_t last_sequence_id = -1;
 };
 
+// A producer may name a subscription that must exist before its first message, so that
+// nothing it publishes goes unread (a dead-letter topic's producer does): created at
+// Earliest whenever it is missing, as upstream does.
+awaitable<result<void>> create_initial_subscription(topic& t, const proto::CommandProducer& command) {
+  if (!command.has_initial_subscription_name() || command.initial_subscription_name().empty()) co_return success();
+  const auto& name = command.initial_subscription_name();
+  if (t.find_subscription(name)) co_return success();
+  if (!t.config().allow_auto_subscription_creation) {
+    co_return fail(errc::not_allowed,
+                   "Could not create the initial subscription due to the auto subscription creation is not allowed.");
+  }
+  auto created = co_await t.create_subscription(name, message_position::earliest());
+  if (!created && created.error() != errc::conflict) {
+    co_return fail(created.error().code(),
+                   fmt::format("Failed to create the initial subscription: {}", message_of(created.error())));
+  }
+  co_return success();
+}
+
 awaitable<result<created_producer>> create_producer(std::shared_ptr<connection> conn, proto::CommandProducer command,
                                                     wire::topic_name name) {
   auto& broker = conn->broker();
@@ -31,7 +50,11 @@ awaitable<result<created_producer>> create_producer(std::shared_ptr<connection> 
                                   : broker.new_producer_name();
   co_return co_await io::run_on(broker.topics().owner_of(name), [&]() -> awaitable<result<created_producer>> {
     MAGNETAR_CO_TRY(t, co_await broker.topics().get_topic(name, true));
-    MAGNETAR_CO_TRY(p, t->add_producer(conn, command, producer_name));
+    MAGNETAR_CO_TRY(p, co_await t->add_producer(conn, command, producer_name));
+    if (auto made = co_await create_initial_subscription(*t, command); !made) {
+      t->remove_producer(*p);
+      co_return fail(std::move(made).error());
+    }
     co_return created_producer{std::move(p), t->dedup().last_sequence_id(producer_name)};
   });
 }
@@ -55,6 +78,7 @@ void producer(connection& conn, const proto::CommandProducer& command) {
       reply.mutable_producer_success()->set_request_id(request_id);
       reply.mutable_producer_success()->set_producer_name(existing->name());
       reply.mutable_producer_success()->set_producer_ready(existing->ready());
+      if (auto epoch = existing->topic_epoch()) reply.mutable_producer_success()->set_topic_epoch(*epoch);
       conn.send(wire::encode_command(reply));
       return;
     }
@@ -76,8 +100,8 @@ void producer(connection& conn, const proto::CommandProducer& command) {
     self->attach(producer_id{command.producer_id()}, p);
     // A WaitForExclusive producer queued behind others hears again once it may write.
     const bool ready = p->ready();
-    self->send(wire::encode_command(
-        producer_success(command.request_id(), p->name(), created.value().last_sequence_id, ready, p->access_mode())));
+    self->send(wire::encode_command(producer_success(command.request_id(), p->name(), created.value().last_sequence_id,
+                                                     ready, ready ? p->topic_epoch() : std::nullopt)));
     if (!ready) (void)p->answered();  // sends the ready answer if the topic made it ready meanwhile
     spdlog::debug("producer {} on {} (connection {})", p->name(), name.full(), self->id());
   });

@@ -73,7 +73,7 @@ class message;
 
 enum class producer_access_mode {
   shared,                  // any number of producers
-  exclusive,               // one; creating a second fails with producer_busy
+  exclusive,               // one; creating a second fails with producer_fenced (producer_busy for a shared one)
   wait_for_exclusive,      // one; a second waits until the first goes
   exclusive_with_fencing,  // one; a newcomer fences the current one out
 };

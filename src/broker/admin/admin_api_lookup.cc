@@ -1,0 +1,52 @@
+// admin_api: HTTP lookup (/lookup/v2/topic/...), what a client given an http:// service
+// URL asks before it connects: the broker that serves the topic, as upstream's LookupData.
+#include "broker/admin/admin_api.h"
+#include "broker/admin/admin_errors.h"
+#include "broker/admin/stats_json.h"
+#include "broker/api/errc.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace magnetar::broker::admin {
+
+using nlohmann::json;
+
+awaitable<http_response> admin_api::lookup_topic(incoming_request request) {
+  const auto& domain = request.param("domain");
+  if (domain != "persistent" && domain != "non-persistent") {
+    co_return error_response(412, fmt::format("Invalid topic domain '{}'", domain));
+  }
+  auto topic = wire::topic_name::parse(fmt::format("{}://{}/{}/{}", domain, request.param("tenant"),
+                                                   request.param("namespace"), request.param("topic")));
+  if (!topic) co_return error_to_response(topic.error());
+  const auto web_port = _web_port.load();
+  if (_topics == nullptr || _urls.broker_url.empty() || web_port == 0) co_return detail::not_ready();
+  if (topic.value().is_persistent() && !_urls.allow_auto_topic_creation) {
+    // Without auto-creation, a lookup of a topic that isn't there is answered 404 (a
+    // partitioned topic's base name is there when its metadata is).
+    auto partitions = co_await _resources.partitioned_partitions(topic.value());
+    if (!partitions) co_return error_to_response(partitions.error());
+    auto names = co_await _topics->list_topics(topic.value().namespace_name());
+    if (!names) co_return error_to_response(names.error());
+    const bool found = partitions.value() > 0 || std::find(names.value().begin(), names.value().end(),
+                                                           topic.value().full()) != names.value().end();
+    if (!found) co_return error_response(404, fmt::format("Topic not found {}", topic.value().full()));
+  }
+  auto urls = lookup_urls_for(
+      _urls.listeners, request.query_value("listenerName").value_or(""),
+      {.broker_url = _urls.broker_url, .http_url = fmt::format("http://{}:{}", _urls.advertised_address, web_port)});
+  if (!urls) co_return error_to_response(urls.error());
+  // Upstream leaves out what is not configured, except brokerUrlSsl, which older
+  // clients require (and the C++ client requires it or brokerUrlTls).
+  json answer{{"brokerUrl", urls.value().broker_url},
+              {"brokerUrlSsl", ""},
+              {"httpUrl", urls.value().http_url},
+              {"nativeUrl", urls.value().broker_url}};
+  if (!urls.value().broker_url_tls.empty()) answer["brokerUrlTls"] = urls.value().broker_url_tls;
+  if (!urls.value().http_url_tls.empty()) answer["httpUrlTls"] = urls.value().http_url_tls;
+  co_return json_response(200, dump(answer));
+}
+
+}  // namespace magnetar::broker::admin
