@@ -33,11 +33,7 @@ class cumulative_batch_ack_test : public broker_test {
 
   // The close is answered on the topic's shard after the acks sent before it.
   static void close_consumer(raw_client& client) {
-    proto::BaseCommand close;
-    close.set_type(proto::BaseCommand::CLOSE_CONSUMER);
-    close.mutable_close_consumer()->set_consumer_id(1);
-    close.mutable_close_consumer()->set_request_id(99);
-    client.send(close);
+    client.send(close_consumer_command(1, 99));
     client.expect(proto::BaseCommand::SUCCESS);
   }
 

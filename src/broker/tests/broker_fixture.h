@@ -75,6 +75,14 @@ class broker_test : public ::testing::Test {
     return c;
   }
 
+  static proto::BaseCommand close_consumer_command(std::uint64_t consumer_id, std::uint64_t request_id) {
+    proto::BaseCommand c;
+    c.set_type(proto::BaseCommand::CLOSE_CONSUMER);
+    c.mutable_close_consumer()->set_consumer_id(consumer_id);
+    c.mutable_close_consumer()->set_request_id(request_id);
+    return c;
+  }
+
   static proto::BaseCommand send_command(std::uint64_t producer_id, std::uint64_t sequence_id) {
     proto::BaseCommand c;
     c.set_type(proto::BaseCommand::SEND);

@@ -48,12 +48,7 @@ TEST_F(client_stats_test, AConsumerCarriesItsClientVersionAndMetadata) {
 
 TEST_F(client_stats_test, AClientThatGaveNoVersionHasNoClientVersion) {
   raw_client client(server->broker_port());
-  proto::BaseCommand connect;
-  connect.set_type(proto::BaseCommand::CONNECT);
-  connect.mutable_connect()->set_client_version("");
-  connect.mutable_connect()->set_protocol_version(21);
-  client.send(connect);
-  client.expect(proto::BaseCommand::CONNECTED);
+  client.connect("");
   client.send(producer_command("cs3", 1, 10, "p"));
   client.expect(proto::BaseCommand::PRODUCER_SUCCESS);
   const auto publisher = stats("cs3")["publishers"][0];

@@ -76,10 +76,11 @@ class raw_client {
     return false;
   }
 
-  void connect() {
+  // CONNECT, answered CONNECTED; `client_version` as the client names itself.
+  void connect(const std::string& client_version = "raw-test") {
     proto::BaseCommand command;
     command.set_type(proto::BaseCommand::CONNECT);
-    command.mutable_connect()->set_client_version("raw-test");
+    command.mutable_connect()->set_client_version(client_version);
     command.mutable_connect()->set_protocol_version(21);
     send(command);
     expect(proto::BaseCommand::CONNECTED);

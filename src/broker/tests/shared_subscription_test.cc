@@ -92,14 +92,6 @@ class shared_subscription_test : public broker_test {
     client.send(ping);
     client.expect(proto::BaseCommand::PONG);
   }
-
-  static proto::BaseCommand close_consumer_command(std::uint64_t consumer_id, std::uint64_t request_id) {
-    proto::BaseCommand c;
-    c.set_type(proto::BaseCommand::CLOSE_CONSUMER);
-    c.mutable_close_consumer()->set_consumer_id(consumer_id);
-    c.mutable_close_consumer()->set_request_id(request_id);
-    return c;
-  }
 };
 
 TEST_F(shared_subscription_test, SharedSpreadsMessagesOverConsumersWithinTheirPermits) {
