@@ -42,6 +42,7 @@ constexpr auto upstream_keys = std::to_array<std::string_view>({
     "maxTopicsPerNamespace",
     "isAllowAutoUpdateSchemaEnabled",
     "clientLibraryVersionCheckEnabled",
+    "clientLibraryVersionCheckAllowUnversioned",  // older releases; still in upstream's test confs
     "statusFilePath",
     "maxUnackedMessagesPerBroker",
     "maxUnackedMessagesPerSubscriptionOnBrokerBlocked",
@@ -202,6 +203,12 @@ constexpr auto upstream_keys = std::to_array<std::string_view>({
     // Load balancer
     "loadManagerClassName",
     "loadBalancerEnabled",
+    // Older load manager settings, still in upstream's own test configuration files.
+    "loadBalancerBrokerComfortLoadLevelPercentage",
+    "loadBalancerBrokerOverloadedThresholdPercentage",
+    "loadBalancerBrokerUnderloadedThresholdPercentage",
+    "loadBalancerNamespaceBundleSplitIntervalMinutes",
+    "loadBalancerPlacementStrategy",
     "loadBalancerReportUpdateThresholdPercentage",
     "loadBalancerReportUpdateMinIntervalMillis",
     "loadBalancerReportUpdateMaxIntervalMinutes",

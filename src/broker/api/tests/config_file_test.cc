@@ -311,6 +311,21 @@ transactionCoordinatorEnabled=false
                           "dbStorage_rocksDB_numLevels", "flushInterval", "transactionCoordinatorEnabled"));
 }
 
+// Keys of upstream's own client test configuration (test-conf/standalone-ssl.conf) that
+// newer standalone.conf files no longer list; an operator's older file has them too.
+TEST(config_file, older_upstream_keys_are_accepted) {
+  auto parsed = parse(R"(
+clientLibraryVersionCheckAllowUnversioned=true
+loadBalancerBrokerComfortLoadLevelPercentage=65
+loadBalancerBrokerOverloadedThresholdPercentage=85
+loadBalancerBrokerUnderloadedThresholdPercentage=1
+loadBalancerNamespaceBundleSplitIntervalMinutes=15
+loadBalancerPlacementStrategy=weightedRandomSelection
+)");
+  ASSERT_TRUE(parsed) << parsed.error();
+  EXPECT_EQ(parsed.value().not_implemented.size(), 6u);
+}
+
 TEST(config_file, load_reads_a_file_and_names_it_in_errors) {
   io::temp_directory dir;
   const std::string path = dir / "broker.conf";
