@@ -16,8 +16,9 @@ namespace detail {
 result<wire::topic_name> topic_from(const incoming_request& request) {
   const auto& local = request.param("topic");
   if (local == "." || local == "..") return fail(wire::errc::invalid_topic_name, "Topic name is not valid");
-  return wire::topic_name::parse(
-      fmt::format("persistent://{}/{}/{}", request.param("tenant"), request.param("namespace"), local));
+  const bool non_persistent = request.target.starts_with("/admin/v2/non-persistent/");
+  return wire::topic_name::parse(fmt::format("{}://{}/{}/{}", non_persistent ? "non-persistent" : "persistent",
+                                             request.param("tenant"), request.param("namespace"), local));
 }
 
 std::string namespace_from(const incoming_request& request) {
@@ -120,6 +121,15 @@ void admin_api::register_routes(router& routes) {
   add("GET", topic + "/internalStats", &admin_api::internal_stats);
   add("POST", topic + "/terminate", &admin_api::terminate);
   add("PUT", topic + "/unload", &admin_api::unload_topic);
+  // Non-persistent topics: nothing stored, so what applies is their partitions, stats and unload.
+  const std::string volatile_topic = "/admin/v2/non-persistent/{tenant}/{namespace}/{topic}";
+  add("PUT", volatile_topic + "/partitions", &admin_api::create_partitioned);
+  add("POST", volatile_topic + "/partitions", &admin_api::update_partitioned);
+  add("GET", volatile_topic + "/partitions", &admin_api::get_partitions);
+  add("DELETE", volatile_topic + "/partitions", &admin_api::delete_partitioned);
+  add("GET", volatile_topic + "/stats", &admin_api::stats);
+  add("GET", volatile_topic + "/partitioned-stats", &admin_api::partitioned_stats);
+  add("PUT", volatile_topic + "/unload", &admin_api::unload_topic);
   add("GET", topic + "/subscriptions", &admin_api::list_subscriptions);
   add("PUT", topic + "/subscription/{subscription}", &admin_api::create_subscription);
   add("DELETE", topic + "/subscription/{subscription}", &admin_api::delete_subscription);

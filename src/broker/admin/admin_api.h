@@ -128,7 +128,8 @@ class admin_api {
 
 // Shared by the handler files.
 namespace detail {
-// "persistent://{tenant}/{namespace}/{topic}" from the path, or the 412 to answer.
+// "persistent://{tenant}/{namespace}/{topic}" from the path (non-persistent:// under
+// /admin/v2/non-persistent/), or the 412 to answer.
 result<wire::topic_name> topic_from(const incoming_request& request);
 // "{tenant}/{namespace}" from the path.
 std::string namespace_from(const incoming_request& request);

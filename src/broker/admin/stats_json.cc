@@ -68,6 +68,7 @@ json to_json(const subscription_stats& s) {
            {"isReplicated", false}};
   // Pulsar leaves activeConsumerName out (null) for Shared and Key_Shared.
   if (!s.active_consumer_name.empty()) out["activeConsumerName"] = s.active_consumer_name;
+  if (s.msg_drop_rate) out["msgDropRate"] = *s.msg_drop_rate;
   if (s.type == "Key_Shared") out["drainingHashesCount"] = s.draining_hashes_count;
   return out;
 }
@@ -77,22 +78,24 @@ json to_json(const topic_stats& s) {
   for (const auto& p : s.publishers) publishers.push_back(to_json(p));
   json subscriptions = json::object();
   for (const auto& [name, sub] : s.subscriptions) subscriptions[name] = to_json(sub);
-  return json{{"msgRateIn", s.msg_rate_in},
-              {"msgRateOut", s.msg_rate_out},
-              {"msgThroughputIn", s.msg_throughput_in},
-              {"msgThroughputOut", s.msg_throughput_out},
-              {"msgInCounter", s.msg_in_counter},
-              {"bytesInCounter", s.bytes_in_counter},
-              {"msgOutCounter", s.msg_out_counter},
-              {"bytesOutCounter", s.bytes_out_counter},
-              {"averageMsgSize", s.average_msg_size},
-              {"storageSize", s.storage_size},
-              {"backlogSize", s.backlog_size},
-              {"offloadedStorageSize", 0},
-              {"publishers", std::move(publishers)},
-              {"subscriptions", std::move(subscriptions)},
-              {"replication", json::object()},
-              {"deduplicationStatus", s.deduplication_status}};
+  json out{{"msgRateIn", s.msg_rate_in},
+           {"msgRateOut", s.msg_rate_out},
+           {"msgThroughputIn", s.msg_throughput_in},
+           {"msgThroughputOut", s.msg_throughput_out},
+           {"msgInCounter", s.msg_in_counter},
+           {"bytesInCounter", s.bytes_in_counter},
+           {"msgOutCounter", s.msg_out_counter},
+           {"bytesOutCounter", s.bytes_out_counter},
+           {"averageMsgSize", s.average_msg_size},
+           {"storageSize", s.storage_size},
+           {"backlogSize", s.backlog_size},
+           {"offloadedStorageSize", 0},
+           {"publishers", std::move(publishers)},
+           {"subscriptions", std::move(subscriptions)},
+           {"replication", json::object()},
+           {"deduplicationStatus", s.deduplication_status}};
+  if (s.msg_drop_rate) out["msgDropRate"] = *s.msg_drop_rate;
+  return out;
 }
 
 json to_json(const ledger_internal_stats& s) {

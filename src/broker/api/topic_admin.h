@@ -70,6 +70,7 @@ struct subscription_stats {
   std::uint64_t draining_hashes_count = 0;  // Key_Shared
   std::string active_consumer_name;         // Exclusive and Failover only
   std::vector<consumer_stats> consumers;
+  std::optional<double> msg_drop_rate;  // non-persistent topics only
 };
 
 struct topic_stats {
@@ -88,6 +89,7 @@ struct topic_stats {
   std::string deduplication_status = "Disabled";
   std::vector<publisher_stats> publishers;
   std::map<std::string, subscription_stats> subscriptions;
+  std::optional<double> msg_drop_rate;  // non-persistent topics only: what no consumer could take
   // The storage writes of the last stats interval (a minute, upstream's
   // statsUpdateFrequencyInSecs), for /metrics: add latency and ledger add latency in
   // microseconds, entry sizes in bytes (mledger::storage_write_stats). Empty before the

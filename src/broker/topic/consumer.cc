@@ -1,13 +1,13 @@
 #include "broker/topic/consumer.h"
 
 #include "broker/api/client_channel.h"
-#include "broker/topic/topic.h"
+#include "broker/topic/served_topic.h"
 #include "wire/frame.h"
 
 namespace magnetar::broker {
 
-consumer::consumer(std::shared_ptr<client_channel> conn, std::shared_ptr<topic> owner, consumer_id id, std::string name,
-                   int priority_level)
+consumer::consumer(std::shared_ptr<client_channel> conn, std::shared_ptr<served_topic> owner, consumer_id id,
+                   std::string name, int priority_level)
     : _conn(std::move(conn)),
       _topic(std::move(owner)),
       _id(id),
@@ -28,6 +28,17 @@ void consumer::send_entry(const mledger::entry& e, pending_entry what, std::uint
   if (_unacked.emplace(e.pos, what).second) _unacked_messages += static_cast<std::uint64_t>(what.messages);
   _meter.record(static_cast<std::uint64_t>(what.messages), e.data.size());
   if (redelivery_count > 0) _redeliveries.record(static_cast<std::uint64_t>(what.messages), e.data.size());
+}
+
+void consumer::send_volatile(const wire::shared_bytes& data, int messages) {
+  proto::BaseCommand command;
+  command.set_type(proto::BaseCommand::MESSAGE);
+  auto& message = *command.mutable_message();
+  message.set_consumer_id(_id.value());
+  *message.mutable_message_id() = _topic->message_id({ledger_id(0), entry_id(0)});
+  _conn->send(wire::encode_payload_header(command, data.span()), data);
+  _permits -= messages;
+  _meter.record(static_cast<std::uint64_t>(messages), data.size());
 }
 
 void consumer::forget(const pending_entry& p) { _unacked_messages -= static_cast<std::uint64_t>(p.messages); }

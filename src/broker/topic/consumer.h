@@ -25,7 +25,7 @@ namespace magnetar::broker {
 
 class client_channel;
 class subscription;
-class topic;
+class served_topic;
 
 // An entry sent to a consumer and not acknowledged yet.
 struct pending_entry {
@@ -36,13 +36,13 @@ struct pending_entry {
 
 class consumer {
  public:
-  consumer(std::shared_ptr<client_channel> conn, std::shared_ptr<topic> owner, consumer_id id, std::string name,
+  consumer(std::shared_ptr<client_channel> conn, std::shared_ptr<served_topic> owner, consumer_id id, std::string name,
            int priority_level);
 
   consumer_id id() const { return _id; }
   const std::string& name() const { return _name; }
   int priority_level() const { return _priority_level; }
-  const std::shared_ptr<topic>& owner() const { return _topic; }
+  const std::shared_ptr<served_topic>& owner() const { return _topic; }
   const std::shared_ptr<client_channel>& conn() const { return _conn; }
   // The subscription it is attached to; null once it left (or was closed with it).
   subscription* sub() const { return _subscription; }
@@ -61,6 +61,9 @@ class consumer {
   // batch still unacknowledged (the client skips the others).
   void send_entry(const mledger::entry& e, pending_entry what, std::uint32_t redelivery_count,
                   const std::vector<std::int64_t>& ack_set);
+  // A non-persistent topic's message: sent against the permits and never tracked, since
+  // nothing is redelivered.
+  void send_volatile(const wire::shared_bytes& data, int messages);
   // Forgets acknowledged entries: one (returning what it was, if this consumer had it),
   // or every one up to `upto`.
   std::optional<pending_entry> acked(mledger::position p);
@@ -95,7 +98,7 @@ class consumer {
 
  private:
   const std::shared_ptr<client_channel> _conn;
-  const std::shared_ptr<topic> _topic;
+  const std::shared_ptr<served_topic> _topic;
   std::map<std::string, std::string> _metadata;
   const consumer_id _id;
   const std::string _name;

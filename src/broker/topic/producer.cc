@@ -2,14 +2,14 @@
 
 #include "broker/api/client_channel.h"
 #include "broker/api/protocol_error.h"
-#include "broker/topic/topic.h"
+#include "broker/topic/served_topic.h"
 #include "wire/frame.h"
 
 namespace magnetar::broker {
 
-producer::producer(std::shared_ptr<client_channel> conn, std::shared_ptr<topic> owner, producer_id id, std::string name,
-                   proto::ProducerAccessMode mode, std::uint64_t epoch, std::uint64_t request_id, bool ready,
-                   std::optional<std::uint64_t> asked_topic_epoch)
+producer::producer(std::shared_ptr<client_channel> conn, std::shared_ptr<served_topic> owner, producer_id id,
+                   std::string name, proto::ProducerAccessMode mode, std::uint64_t epoch, std::uint64_t request_id,
+                   bool ready, std::optional<std::uint64_t> asked_topic_epoch)
     : _conn(std::move(conn)),
       _topic(std::move(owner)),
       _id(id),

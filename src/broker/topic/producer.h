@@ -21,7 +21,7 @@
 namespace magnetar::broker {
 
 class client_channel;
-class topic;
+class served_topic;
 
 // PRODUCER_SUCCESS for `request_id`: the producer's name, where its sequence ids resume,
 // whether it may write now (a queued WaitForExclusive producer may not), and the topic
@@ -34,7 +34,7 @@ class producer {
   // `ready` is false for a WaitForExclusive producer queued behind others: it may not
   // publish until the topic makes it ready, answering `request_id` a second time.
   // `asked_topic_epoch`: the topic epoch the client had (it reconnects), if any.
-  producer(std::shared_ptr<client_channel> conn, std::shared_ptr<topic> owner, producer_id id, std::string name,
+  producer(std::shared_ptr<client_channel> conn, std::shared_ptr<served_topic> owner, producer_id id, std::string name,
            proto::ProducerAccessMode mode, std::uint64_t epoch, std::uint64_t request_id, bool ready,
            std::optional<std::uint64_t> asked_topic_epoch = std::nullopt);
 
@@ -50,7 +50,7 @@ class producer {
     return e < 0 ? std::nullopt : std::optional(static_cast<std::uint64_t>(e));
   }
   void set_topic_epoch(std::uint64_t e) { _topic_epoch.store(static_cast<std::int64_t>(e)); }
-  const std::shared_ptr<topic>& owner() const { return _topic; }
+  const std::shared_ptr<served_topic>& owner() const { return _topic; }
   const std::shared_ptr<client_channel>& conn() const { return _conn; }
 
   // Topic shard: answers one SEND.
@@ -88,7 +88,7 @@ class producer {
 
  private:
   const std::shared_ptr<client_channel> _conn;
-  const std::shared_ptr<topic> _topic;
+  const std::shared_ptr<served_topic> _topic;
   const producer_id _id;
   const std::string _name;
   const proto::ProducerAccessMode _mode;

@@ -397,6 +397,20 @@ awaitable<result<std::shared_ptr<consumer>>> topic::subscribe(std::shared_ptr<cl
   co_return c;
 }
 
+void topic::flow(consumer& c, std::uint32_t permits) {
+  if (auto* s = c.sub()) s->flow(c, permits);
+}
+
+result<void> topic::ack(consumer& c, const proto::CommandAck& ack) {
+  auto* s = c.sub();
+  if (s == nullptr) return fail(errc::consumer_busy, "consumer closed");
+  return s->ack(c, ack);
+}
+
+void topic::redeliver(consumer& c, const std::vector<mledger::position>& which) {
+  if (auto* s = c.sub()) s->redeliver(c, which);
+}
+
 void topic::remove_consumer(const consumer& c) {
   auto* s = c.sub();
   if (s == nullptr) return;

@@ -19,6 +19,7 @@
 #include "broker/namespace/topic_policies.h"
 #include "broker/topic/deduplication.h"
 #include "broker/topic/rate_meter.h"
+#include "broker/topic/served_topic.h"
 #include "broker/topic/storage_write_interval.h"
 #include "broker/topic/subscription.h"
 #include "io/asio.h"
@@ -47,17 +48,17 @@ class client_channel;
 class consumer;
 class producer;
 
-class topic : public std::enable_shared_from_this<topic> {
+class topic : public served_topic, public std::enable_shared_from_this<topic> {
  public:
   topic(topic_registry& registry, wire::topic_name name, io::shard& shard,
         std::unique_ptr<mledger::managed_ledger> ledger);
   ~topic();
 
-  const wire::topic_name& name() const { return _name; }
+  const wire::topic_name& name() const override { return _name; }
   const std::string& full_name() const { return _full_name; }
   mledger::managed_ledger& ledger() { return *_ledger; }
   const mledger::managed_ledger& ledger() const { return *_ledger; }
-  io::shard& shard() { return _shard; }
+  io::shard& shard() override { return _shard; }
   topic_registry& registry() { return _registry; }
   const broker_config& config() const;
   base::clock& clock();
@@ -87,7 +88,7 @@ class topic : public std::enable_shared_from_this<topic> {
   awaitable<result<mledger::position>> terminate();
   // terminate() began, or the managed ledger was found terminated at load. Any thread
   // (a connection answers a SEND of a producer the termination closed).
-  bool is_terminated() const { return _terminated.load(std::memory_order_acquire); }
+  bool is_terminated() const override { return _terminated.load(std::memory_order_acquire); }
 
   // Producers, with upstream's access modes and topic epoch. errc::producer_busy for a
   // name in use, a Shared producer while an exclusive one holds the topic, or the
@@ -105,7 +106,7 @@ class topic : public std::enable_shared_from_this<topic> {
   std::optional<std::uint64_t> epoch() const { return _epoch; }
   // The managed-ledger property that keeps it (upstream's name).
   static constexpr std::string_view topic_epoch_property = "pulsar.topic.epoch";
-  void remove_producer(const producer& p);
+  void remove_producer(const producer& p) override;
   // Closes every producer (CLOSE_PRODUCER: clients come back through a lookup), as the
   // backlog quota's producer policies do.
   void disconnect_producers();
@@ -113,15 +114,22 @@ class topic : public std::enable_shared_from_this<topic> {
   // on, a duplicate is answered without being stored; `partial_chunk` (a chunk other than
   // its message's last) is never taken for one.
   void publish(std::shared_ptr<producer> p, std::uint64_t sequence_id, std::uint64_t highest_sequence_id, int messages,
-               wire::shared_bytes entry, bool partial_chunk = false);
+               wire::shared_bytes entry, bool partial_chunk = false) override;
 
   // Consumers and subscriptions.
   awaitable<result<std::shared_ptr<consumer>>> subscribe(std::shared_ptr<client_channel> conn,
                                                          proto::CommandSubscribe request);
-  void remove_consumer(const consumer& c);
+  void remove_consumer(const consumer& c) override;
+  // To the consumer's subscription (nothing once it left it).
+  void flow(consumer& c, std::uint32_t permits) override;
+  result<void> ack(consumer& c, const proto::CommandAck& ack) override;
+  void redeliver(consumer& c, const std::vector<mledger::position>& which) override;
+  // Resets the subscription's cursor; it then closes its consumers (CLOSE_CONSUMER), and
+  // clients subscribe again from the new position.
+  awaitable<result<void>> seek(consumer& c, const proto::CommandSeek& command) override;
   // Deletes the consumer's subscription; errc::precondition_failed when other consumers
   // are on it, unless `force` (they are closed).
-  awaitable<result<void>> unsubscribe(const consumer& c, bool force);
+  awaitable<result<void>> unsubscribe(const consumer& c, bool force) override;
   std::shared_ptr<subscription> find_subscription(const std::string& name) const;
   std::vector<std::string> subscription_names() const;
   awaitable<result<void>> create_subscription(std::string name, message_position start);
@@ -133,10 +141,10 @@ class topic : public std::enable_shared_from_this<topic> {
   // The last message's id: its entry, and in a batch the last index (upstream's answer,
   // which hasMessageAvailable compares against); (-1, -1) while the topic has no entry,
   // so that a reader there is told no message is available.
-  awaitable<result<proto::MessageIdData>> last_message_id();
+  awaitable<result<proto::MessageIdData>> last_message_id() override;
   // The id of one of this topic's entries as the protocol carries it: a partition's index
   // goes with it, since clients of a partitioned topic route acks and seeks by it.
-  proto::MessageIdData message_id(mledger::position at) const;
+  proto::MessageIdData message_id(mledger::position at) const override;
 
   bool has_clients() const { return !_producers.empty() || !_waiting_exclusive.empty() || consumer_count() > 0; }
   std::size_t producer_count() const { return _producers.size(); }

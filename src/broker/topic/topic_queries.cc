@@ -4,12 +4,15 @@
 #include "broker/api/client_channel.h"
 #include "broker/api/errc.h"
 #include "broker/topic/backlog_quota.h"
+#include "broker/topic/consumer.h"
 #include "broker/topic/cursor_moves.h"
 #include "broker/topic/entry_format.h"
 #include "broker/topic/producer.h"
 #include "broker/topic/topic.h"
 
 #include <fmt/format.h>
+
+#include <limits>
 
 namespace magnetar::broker {
 
@@ -139,6 +142,27 @@ awaitable<result<proto::MessageIdData>> topic::last_message_id() {
     }
   }
   co_return id;
+}
+
+awaitable<result<void>> topic::seek(consumer& c, const proto::CommandSeek& command) {
+  auto* sub = c.sub();
+  if (sub == nullptr || c.closed()) co_return fail(errc::consumer_busy, "the consumer is closed");
+  auto keep = sub->shared_from_this();
+  if (command.has_message_publish_time()) {
+    MAGNETAR_CO_TRY(at, co_await find_by_publish_time(static_cast<std::int64_t>(command.message_publish_time())));
+    co_return co_await keep->reset(at);
+  }
+  const auto& id = command.message_id();
+  const auto l = static_cast<std::int64_t>(id.ledgerid());
+  const auto e = static_cast<std::int64_t>(id.entryid());
+  // Unsigned on the wire: earliest (-1) arrives as all ones, latest as INT64_MAX.
+  mledger::position to{ledger_id(l), entry_id(e)};
+  if (l == std::numeric_limits<std::int64_t>::max()) {
+    to = mledger::position::latest();
+  } else if (l < 0 || e < 0) {
+    to = mledger::position::earliest();
+  }
+  co_return co_await keep->reset(to);
 }
 
 awaitable<result<mledger::position>> topic::find_by_publish_time(std::int64_t publish_time_ms) {

@@ -4,6 +4,7 @@
 #include "broker/api/errc.h"
 #include "broker/api/protocol_error.h"
 #include "broker/namespace/namespace_resources.h"
+#include "broker/topic/non_persistent_topic.h"
 #include "broker/topic/topic.h"
 #include "io/run_on.h"
 #include "mledger/metadata.h"
@@ -32,7 +33,16 @@ void topic_registry::segment_drained(const wire::topic_name& segment, const std:
 }
 
 awaitable<void> topic_registry::unload_shard(io::shard& s) {
-  auto topics = std::exchange(_topics[s.id()].topics, {});
+  auto& state = _topics[s.id()];
+  state.stopping = true;
+  // A topic still loading would land in the map after it was emptied and never close.
+  while (!state.loading.empty()) {
+    auto signal = std::make_shared<io::oneshot_signal>(s.executor());
+    state.loading.begin()->second.push_back(signal);
+    co_await signal->wait();
+  }
+  for (auto& [name, t] : std::exchange(state.non_persistent, {})) t->close();
+  auto topics = std::exchange(state.topics, {});
   for (auto& [name, t] : topics) {
     auto closed = co_await t->close();
     if (!closed) spdlog::warn("unloading {}: {}", name, closed.error());
@@ -57,6 +67,18 @@ mledger::managed_ledger_config topic_registry::ledger_config(const io::shard& ow
   c.retention_size_bytes = _config.default_retention_size_mb < 0 ? -1 : _config.default_retention_size_mb * 1024 * 1024;
   if (_config.default_retention_time_minutes < 0) c.retention_time = std::chrono::milliseconds(-1);
   return c;
+}
+
+awaitable<result<void>> topic_registry::check_partition(const wire::topic_name& name) {
+  if (name.partition() < 0) co_return success();
+  // A partition past its topic's count is never served, nor created (a name ending in
+  // -partition-N is an ordinary topic only where no partitioned topic owns it).
+  MAGNETAR_CO_TRY(partitions, co_await partitions_of(name.partitioned_parent()));
+  if (partitions > 0 && name.partition() >= partitions) {
+    co_return fail(errc::not_allowed, fmt::format("Illegal topic partition name {} with max allowed {} partitions",
+                                                  name.full(), partitions));
+  }
+  co_return success();
 }
 
 awaitable<result<bool>> topic_registry::topic_exists(const wire::topic_name& name) {
@@ -91,6 +113,7 @@ awaitable<result<std::shared_ptr<topic>>> topic_registry::get_topic(wire::topic_
     loading->second.push_back(signal);
     co_await signal->wait();
   }
+  if (state.stopping) co_return fail(errc::service_not_ready, fmt::format("the broker is stopping ({})", key));
   state.loading.emplace(key, std::vector<std::shared_ptr<io::oneshot_signal>>{});
   auto loaded = co_await load_topic(name, create);
   auto waiters = std::move(state.loading[key]);
@@ -109,15 +132,7 @@ awaitable<result<std::shared_ptr<topic>>> topic_registry::load_topic(const wire:
   if (!name.is_persistent()) {
     co_return fail(errc::not_allowed, fmt::format("{}: non-persistent topics are not supported", name.full()));
   }
-  if (name.partition() >= 0) {
-    // A partition past its topic's count is never served, nor created (a name ending in
-    // -partition-N is an ordinary topic only where no partitioned topic owns it).
-    MAGNETAR_CO_TRY(partitions, co_await partitions_of(name.partitioned_parent()));
-    if (partitions > 0 && name.partition() >= partitions) {
-      co_return fail(errc::not_allowed, fmt::format("Illegal topic partition name {} with max allowed {} partitions",
-                                                    name.full(), partitions));
-    }
-  }
+  MAGNETAR_CO_TRY(co_await check_partition(name));
   MAGNETAR_CO_TRY(exists, co_await topic_exists(name));
   if (!exists) {
     if (!create) co_return fail(errc::topic_not_found, fmt::format("Topic {} does not exist", name.full()));

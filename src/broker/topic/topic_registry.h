@@ -37,6 +37,7 @@
 namespace magnetar::broker {
 
 class namespace_resources;
+class non_persistent_topic;
 class topic;
 
 struct topic_registry_deps {
@@ -82,7 +83,17 @@ class topic_registry final : public topic_admin {
   // Partitions of a partitioned topic, 0 for one that is not partitioned.
   awaitable<result<int>> partitions_of(wire::topic_name name);
 
-  // On shard `s`: closes every topic it owns (cursors persisted, ledgers closed).
+  // Non-persistent topics (topic_registry_non_persistent.cc). On the topic's owning shard
+  // only: the topic, created when `create` and auto-creation allow (nothing is stored, so
+  // it exists while it is loaded). errc::topic_not_found otherwise.
+  awaitable<result<std::shared_ptr<non_persistent_topic>>> get_non_persistent_topic(wire::topic_name name, bool create);
+  // From any shard: the full names of the namespace's non-persistent topics that have
+  // producers or subscriptions here (what upstream lists for a pattern subscription).
+  awaitable<std::vector<std::string>> list_non_persistent_topics(std::string namespace_name);
+
+  // On shard `s`: closes every topic it owns (cursors persisted, ledgers closed), after
+  // the loads under way (a client's request racing the stop) have finished; later
+  // requests get errc::service_not_ready.
   awaitable<void> unload_shard(io::shard& s);
 
   // For the topics' subscriptions (see topic_registry_links).
@@ -115,7 +126,15 @@ class topic_registry final : public topic_admin {
   struct shard_topics {
     std::map<std::string, std::shared_ptr<topic>> topics;
     std::map<std::string, std::vector<std::shared_ptr<io::oneshot_signal>>> loading;
+    std::map<std::string, std::shared_ptr<non_persistent_topic>> non_persistent;
+    // Set by unload_shard(): no topic loads from then on.
+    bool stopping = false;
   };
+  // A partition past its partitioned topic's count is refused (errc::not_allowed).
+  awaitable<result<void>> check_partition(const wire::topic_name& name);
+  awaitable<result<topic_stats>> non_persistent_stats(wire::topic_name name);
+  // Succeeds for one that is not loaded (nothing of it exists elsewhere).
+  awaitable<result<void>> unload_non_persistent(wire::topic_name name);
 
   awaitable<result<std::shared_ptr<topic>>> load_topic(const wire::topic_name& name, bool create);
   awaitable<result<bool>> topic_exists(const wire::topic_name& name);

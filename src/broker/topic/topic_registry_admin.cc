@@ -4,6 +4,7 @@
 #include "broker/api/errc.h"
 #include "broker/namespace/namespace_resources.h"
 #include "broker/topic/cursor_moves.h"
+#include "broker/topic/non_persistent_topic.h"
 #include "broker/topic/topic.h"
 #include "broker/topic/topic_registry.h"
 #include "io/run_on.h"
@@ -45,6 +46,8 @@ awaitable<result<void>> topic_registry::create_topic(wire::topic_name name) {
 }
 
 awaitable<result<void>> topic_registry::delete_topic(wire::topic_name name, bool force) {
+  // A non-persistent topic has nothing stored: deleting it is unloading it.
+  if (!name.is_persistent()) co_return co_await unload_non_persistent(std::move(name));
   auto& owner = owner_of(name);
   co_return co_await io::run_on(owner, [&]() -> awaitable<result<void>> {
     MAGNETAR_CO_TRY(t, co_await get_topic(name, false));
@@ -70,6 +73,7 @@ awaitable<result<std::vector<std::string>>> topic_registry::list_topics(std::str
 }
 
 awaitable<result<topic_stats>> topic_registry::stats(wire::topic_name name) {
+  if (!name.is_persistent()) co_return co_await non_persistent_stats(std::move(name));
   co_return co_await io::run_on(owner_of(name), [&]() -> awaitable<result<topic_stats>> {
     MAGNETAR_CO_TRY(t, co_await get_topic(name, false));
     co_return t->stats();
@@ -167,6 +171,7 @@ awaitable<result<message_position>> topic_registry::terminate_topic(wire::topic_
 }
 
 awaitable<result<void>> topic_registry::unload_topic(wire::topic_name name) {
+  if (!name.is_persistent()) co_return co_await unload_non_persistent(std::move(name));
   MAGNETAR_CO_TRY(exists, co_await topic_exists(name));
   if (!exists) co_return fail(errc::topic_not_found, fmt::format("Topic {} not found", name.full()));
   auto& owner = owner_of(name);
@@ -184,6 +189,15 @@ awaitable<result<void>> topic_registry::unload_topic(wire::topic_name name) {
 awaitable<void> topic_registry::unload_namespace(std::string namespace_name) {
   for (unsigned i = 0; i < _deps.shards.size(); ++i) {
     co_await io::run_on(_deps.shards[i], [this, i, &namespace_name]() -> awaitable<void> {
+      auto& volatile_topics = _topics[i].non_persistent;
+      for (auto it = volatile_topics.begin(); it != volatile_topics.end();) {
+        if (it->second->name().namespace_name() != namespace_name) {
+          ++it;
+          continue;
+        }
+        it->second->close();
+        it = volatile_topics.erase(it);
+      }
       std::vector<std::shared_ptr<topic>> affected;
       auto& loaded = _topics[i].topics;
       for (auto it = loaded.begin(); it != loaded.end();) {

@@ -39,8 +39,8 @@ void ack(connection& conn, const proto::CommandAck& command) {
   }
   auto owner = c->owner();
   asio::post(owner->shard().executor(), [c, command, conn = conn.shared_from_this()] {
-    if (c->closed() || c->sub() == nullptr) return answer(*conn, command, fail(errc::consumer_busy, "consumer closed"));
-    answer(*conn, command, c->sub()->ack(*c, command));
+    if (c->closed()) return answer(*conn, command, fail(errc::consumer_busy, "consumer closed"));
+    answer(*conn, command, c->owner()->ack(*c, command));
   });
 }
 

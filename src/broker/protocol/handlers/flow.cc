@@ -12,8 +12,8 @@ void flow(connection& conn, const proto::CommandFlow& command) {
   if (!c) return;
   auto owner = c->owner();
   asio::post(owner->shard().executor(), [c, permits = command.messagepermits()] {
-    if (c->closed() || c->sub() == nullptr) return;
-    c->sub()->flow(*c, permits);
+    if (c->closed()) return;
+    c->owner()->flow(*c, permits);
   });
 }
 
@@ -28,8 +28,8 @@ void redeliver_unacknowledged(connection& conn, const proto::CommandRedeliverUna
                        entry_id(static_cast<std::int64_t>(id.entryid())));
   }
   asio::post(owner->shard().executor(), [c, which = std::move(which)] {
-    if (c->closed() || c->sub() == nullptr) return;
-    c->sub()->redeliver(*c, which);
+    if (c->closed()) return;
+    c->owner()->redeliver(*c, which);
   });
 }
 

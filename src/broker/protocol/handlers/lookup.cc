@@ -63,10 +63,21 @@ void partitioned_metadata(connection& conn, const proto::CommandPartitionedTopic
 void get_topics_of_namespace(connection& conn, const proto::CommandGetTopicsOfNamespace& command) {
   if (missing(conn, command.has_namespace_(), command.request_id(), "GET_TOPICS_OF_NAMESPACE", "namespace")) return;
   start_request(conn, [command](std::shared_ptr<connection> self) -> awaitable<void> {
-    auto topics = co_await self->broker().topics().list_topics(command.namespace_());
+    // Upstream's modes: persistent topics (the default), the non-persistent ones active
+    // here, or both.
+    auto& registry = self->broker().topics();
+    result<std::vector<std::string>> topics = std::vector<std::string>{};
+    if (command.mode() != proto::CommandGetTopicsOfNamespace::NON_PERSISTENT) {
+      topics = co_await registry.list_topics(command.namespace_());
+    }
     if (!topics) {
       self->send(error_frame(command.request_id(), topics.error()));
       co_return;
+    }
+    if (command.mode() != proto::CommandGetTopicsOfNamespace::PERSISTENT) {
+      for (auto& t : co_await registry.list_non_persistent_topics(command.namespace_())) {
+        topics.value().push_back(std::move(t));
+      }
     }
     proto::BaseCommand reply;
     reply.set_type(proto::BaseCommand::GET_TOPICS_OF_NAMESPACE_RESPONSE);

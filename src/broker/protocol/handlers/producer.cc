@@ -4,6 +4,7 @@
 #include "broker/protocol/broker_context.h"
 #include "broker/protocol/handlers/handler_support.h"
 #include "broker/protocol/handlers/handlers.h"
+#include "broker/topic/non_persistent_topic.h"
 #include "broker/topic/topic.h"
 #include "broker/topic/topic_registry.h"
 #include "wire/topic_name.h"
@@ -48,6 +49,14 @@ awaitable<result<created_producer>> create_producer(std::shared_ptr<connection> 
   std::string producer_name = command.has_producer_name() && !command.producer_name().empty()
                                   ? command.producer_name()
                                   : broker.new_producer_name();
+  if (!name.is_persistent() && !name.is_scalable()) {
+    // Non-persistent: no sequence ids are kept, and no initial subscription (nothing to keep).
+    co_return co_await io::run_on(broker.topics().owner_of(name), [&]() -> awaitable<result<created_producer>> {
+      MAGNETAR_CO_TRY(t, co_await broker.topics().get_non_persistent_topic(name, true));
+      MAGNETAR_CO_TRY(p, t->add_producer(conn, command, producer_name));
+      co_return created_producer{std::move(p), -1};
+    });
+  }
   co_return co_await io::run_on(broker.topics().owner_of(name), [&]() -> awaitable<result<created_producer>> {
     MAGNETAR_CO_TRY(t, co_await broker.topics().get_topic(name, true));
     MAGNETAR_CO_TRY(p, co_await t->add_producer(conn, command, producer_name));

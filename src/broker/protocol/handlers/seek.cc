@@ -20,27 +20,7 @@ void seek(connection& conn, const proto::CommandSeek& command) {
   }
   start_request(conn, [c, command](std::shared_ptr<connection> self) -> awaitable<void> {
     auto owner = c->owner();
-    auto done = co_await io::run_on(owner->shard(), [&]() -> awaitable<result<void>> {
-      auto* sub = c->sub();
-      if (sub == nullptr || c->closed()) co_return fail(errc::consumer_busy, "the consumer is closed");
-      auto keep = sub->shared_from_this();
-      if (command.has_message_publish_time()) {
-        MAGNETAR_CO_TRY(
-            at, co_await owner->find_by_publish_time(static_cast<std::int64_t>(command.message_publish_time())));
-        co_return co_await keep->reset(at);
-      }
-      const auto& id = command.message_id();
-      const auto l = static_cast<std::int64_t>(id.ledgerid());
-      const auto e = static_cast<std::int64_t>(id.entryid());
-      // Unsigned on the wire: earliest (-1) arrives as all ones, latest as INT64_MAX.
-      mledger::position to{ledger_id(l), entry_id(e)};
-      if (l == std::numeric_limits<std::int64_t>::max()) {
-        to = mledger::position::latest();
-      } else if (l < 0 || e < 0) {
-        to = mledger::position::earliest();
-      }
-      co_return co_await keep->reset(to);
-    });
+    auto done = co_await io::run_on(owner->shard(), [&]() { return owner->seek(*c, command); });
     if (!done) {
       self->send(error_frame(command.request_id(), done.error()));
       co_return;

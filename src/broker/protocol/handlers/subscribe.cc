@@ -4,6 +4,7 @@
 #include "broker/protocol/handlers/handler_support.h"
 #include "broker/protocol/handlers/handlers.h"
 #include "broker/topic/consumer.h"
+#include "broker/topic/non_persistent_topic.h"
 #include "broker/topic/topic.h"
 #include "broker/topic/topic_registry.h"
 #include "wire/topic_name.h"
@@ -19,6 +20,13 @@ awaitable<result<std::shared_ptr<consumer>>> create_consumer(std::shared_ptr<con
   if (partitions > 0) {
     co_return fail(errc::not_allowed,
                    fmt::format("{} is a partitioned topic: subscribe to its partitions", name.full()));
+  }
+  if (!name.is_persistent() && !name.is_scalable()) {
+    co_return co_await io::run_on(
+        broker.topics().owner_of(name), [&]() -> awaitable<result<std::shared_ptr<consumer>>> {
+          MAGNETAR_CO_TRY(t, co_await broker.topics().get_non_persistent_topic(name, command.force_topic_creation()));
+          co_return t->subscribe(conn, command);
+        });
   }
   co_return co_await io::run_on(broker.topics().owner_of(name), [&]() -> awaitable<result<std::shared_ptr<consumer>>> {
     MAGNETAR_CO_TRY(t, co_await broker.topics().get_topic(name, command.force_topic_creation()));
