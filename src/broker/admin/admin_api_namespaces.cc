@@ -155,8 +155,26 @@ awaitable<http_response> admin_api::delete_namespace(incoming_request request) {
   co_return no_content();
 }
 
+// ?mode=PERSISTENT (the default), NON_PERSISTENT (those active here) or ALL, as upstream.
 awaitable<http_response> admin_api::list_namespace_topics(incoming_request request) {
-  co_return co_await list_topics(std::move(request));
+  const auto mode = request.query_value("mode").value_or("PERSISTENT");
+  if (mode != "PERSISTENT" && mode != "NON_PERSISTENT" && mode != "ALL") {
+    co_return error_response(400, fmt::format("Unknown mode '{}' (PERSISTENT, NON_PERSISTENT or ALL)", mode));
+  }
+  if (mode == "PERSISTENT") co_return co_await list_topics(std::move(request));
+  if (_topics == nullptr) co_return detail::not_ready();
+  const auto ns = detail::namespace_from(request);
+  auto exists = co_await _resources.namespace_exists(ns);
+  if (!exists) co_return error_to_response(exists.error());
+  if (!exists.value()) co_return error_response(404, "Namespace does not exist");
+  std::vector<std::string> names;
+  if (mode == "ALL") {
+    auto persistent = co_await _topics->list_topics(ns);
+    if (!persistent) co_return error_to_response(persistent.error());
+    names = std::move(persistent).value();
+  }
+  for (auto& t : co_await _topics->list_non_persistent_topics(ns)) names.push_back(std::move(t));
+  co_return json_response(200, dump(nlohmann::json(names)));
 }
 
 awaitable<http_response> admin_api::get_retention(incoming_request request) {

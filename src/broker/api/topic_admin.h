@@ -167,6 +167,8 @@ class topic_admin {
   // Full names ("persistent://t/ns/x") of the namespace's non-partitioned topics and
   // partitions, loaded or not.
   virtual awaitable<result<std::vector<std::string>>> list_topics(std::string namespace_name) = 0;
+  // Full names of the namespace's non-persistent topics with producers or subscriptions.
+  virtual awaitable<std::vector<std::string>> list_non_persistent_topics(std::string namespace_name) = 0;
 
   virtual awaitable<result<topic_stats>> stats(wire::topic_name topic) = 0;
   virtual awaitable<result<topic_internal_stats>> internal_stats(wire::topic_name topic) = 0;

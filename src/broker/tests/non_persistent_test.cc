@@ -174,7 +174,20 @@ TEST_F(non_persistent_test, GetLastMessageIdIsRefused) {
   request.mutable_getlastmessageid()->set_consumer_id(1);
   request.mutable_getlastmessageid()->set_request_id(30);
   client->send(request);
-  EXPECT_EQ(client->expect(proto::BaseCommand::ERROR).command.error().request_id(), 30u);
+  const auto error = client->expect(proto::BaseCommand::ERROR).command.error();
+  EXPECT_EQ(error.request_id(), 30u);
+  // What upstream's table view relies on to refuse a non-persistent topic.
+  EXPECT_EQ(error.error(), proto::NotAllowedError);
+}
+
+TEST_F(non_persistent_test, TheRestListingTakesAMode) {
+  auto client = connected_client();
+  create_producer(*client, np("n12"));
+  const std::string path = "/admin/v2/namespaces/public/default/topics";
+  EXPECT_EQ(json::parse(call("GET", path + "?mode=NON_PERSISTENT").body), json::array({np("n12")}));
+  EXPECT_FALSE(call("GET", path).body.find(np("n12")) != std::string::npos);
+  EXPECT_NE(call("GET", path + "?mode=ALL").body.find(np("n12")), std::string::npos);
+  EXPECT_EQ(call("GET", path + "?mode=SOME").status, 400);
 }
 
 TEST_F(non_persistent_test, UnloadClosesItsClients) {

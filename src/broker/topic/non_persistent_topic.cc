@@ -231,7 +231,7 @@ awaitable<result<void>> non_persistent_topic::unsubscribe(const consumer& c, boo
 }
 
 awaitable<result<proto::MessageIdData>> non_persistent_topic::last_message_id() {
-  co_return fail(errc::invalid_request, "get last message id on non-persistent topic is not allowed");
+  co_return fail(errc::not_allowed, "get last message id on non-persistent topic is not allowed");
 }
 
 awaitable<result<void>> non_persistent_topic::seek(consumer& /*c*/, const proto::CommandSeek& /*command*/) {

@@ -89,7 +89,7 @@ class topic_registry final : public topic_admin {
   awaitable<result<std::shared_ptr<non_persistent_topic>>> get_non_persistent_topic(wire::topic_name name, bool create);
   // From any shard: the full names of the namespace's non-persistent topics that have
   // producers or subscriptions here (what upstream lists for a pattern subscription).
-  awaitable<std::vector<std::string>> list_non_persistent_topics(std::string namespace_name);
+  awaitable<std::vector<std::string>> list_non_persistent_topics(std::string namespace_name) override;
 
   // On shard `s`: closes every topic it owns (cursors persisted, ledgers closed), after
   // the loads under way (a client's request racing the stop) have finished; later
