@@ -225,8 +225,9 @@ TEST_F(consumer_test, SeekToAMessageIdClosesTheConsumerAndRedeliversFromThere) {
   EXPECT_EQ(text(client->expect(proto::BaseCommand::MESSAGE)), "m1");
 }
 
-// Upstream's rule: past every message published at or before the time.
-TEST_F(consumer_test, SeekByPublishTimeStartsAfterTheMessagesPublishedByThen) {
+// Upstream's rule: the first message published at or after the time (its finder takes
+// the newest one published before it, then the next).
+TEST_F(consumer_test, SeekByPublishTimeStartsAtTheFirstMessageAtOrAfterIt) {
   auto client = connected_client();
   publish(*client, "c11", 5);  // publish times are 1'700'000'000'000 + sequence id
   client->send(subscribe_command("c11", "s", 1, 20));
@@ -241,7 +242,7 @@ TEST_F(consumer_test, SeekByPublishTimeStartsAfterTheMessagesPublishedByThen) {
   client->send(subscribe_command("c11", "s", 1, 21));
   client->expect(proto::BaseCommand::SUCCESS);
   client->send(flow_command(1, 10));
-  EXPECT_EQ(text(client->expect(proto::BaseCommand::MESSAGE)), "m4");
+  EXPECT_EQ(text(client->expect(proto::BaseCommand::MESSAGE)), "m3");
 }
 
 TEST_F(consumer_test, UnsubscribeDeletesTheSubscription) {

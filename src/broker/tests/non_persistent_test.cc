@@ -190,6 +190,19 @@ TEST_F(non_persistent_test, TheRestListingTakesAMode) {
   EXPECT_EQ(call("GET", path + "?mode=SOME").status, 400);
 }
 
+TEST_F(non_persistent_test, UnsubscribeRemovesTheSubscription) {
+  auto client = connected_client();
+  subscribe(*client, np("n13"), proto::CommandSubscribe::Shared);
+  create_producer(*client, np("n13"));
+  proto::BaseCommand unsubscribe;
+  unsubscribe.set_type(proto::BaseCommand::UNSUBSCRIBE);
+  unsubscribe.mutable_unsubscribe()->set_consumer_id(1);
+  unsubscribe.mutable_unsubscribe()->set_request_id(40);
+  client->send(unsubscribe);
+  client->expect(proto::BaseCommand::SUCCESS);
+  EXPECT_TRUE(stats("n13")["subscriptions"].empty());
+}
+
 TEST_F(non_persistent_test, UnloadClosesItsClients) {
   auto client = connected_client();
   create_producer(*client, np("n10"));

@@ -201,30 +201,32 @@ result<void> non_persistent_topic::ack(consumer& /*c*/, const proto::CommandAck&
 void non_persistent_topic::redeliver(consumer& /*c*/, const std::vector<mledger::position>& /*which*/) {}
 
 void non_persistent_topic::remove_consumer(const consumer& c) {
-  for (auto& [name, s] : _subscriptions) {
+  for (auto sub = _subscriptions.begin(); sub != _subscriptions.end(); ++sub) {
+    auto& s = sub->second;
     auto it = std::find_if(s.consumers.begin(), s.consumers.end(), [&](const auto& x) { return x.get() == &c; });
     if (it == s.consumers.end()) continue;
     if (s.selector) s.selector->remove(c);
     (*it)->mark_closed();
     s.consumers.erase(it);
     // Nothing is kept for a subscription without consumers: it goes with the last one.
-    if (s.consumers.empty()) _subscriptions.erase(name);
+    if (s.consumers.empty()) _subscriptions.erase(sub);
     return;
   }
 }
 
 awaitable<result<void>> non_persistent_topic::unsubscribe(const consumer& c, bool force) {
-  for (auto& [name, s] : _subscriptions) {
+  for (auto sub = _subscriptions.begin(); sub != _subscriptions.end(); ++sub) {
+    auto& s = sub->second;
     auto it = std::find_if(s.consumers.begin(), s.consumers.end(), [&](const auto& x) { return x.get() == &c; });
     if (it == s.consumers.end()) continue;
     if (s.consumers.size() > 1 && !force) {
-      co_return fail(errc::precondition_failed, fmt::format("Subscription {} has other consumers", name));
+      co_return fail(errc::precondition_failed, fmt::format("Subscription {} has other consumers", sub->first));
     }
     for (const auto& other : s.consumers) {
       if (other.get() != &c) other->send_close();
       other->mark_closed();
     }
-    _subscriptions.erase(name);
+    _subscriptions.erase(sub);
     co_return success();
   }
   co_return fail(errc::subscription_not_found, "the consumer has no subscription");

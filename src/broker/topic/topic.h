@@ -136,14 +136,10 @@ class topic : public served_topic, public std::enable_shared_from_this<topic> {
   awaitable<result<void>> delete_subscription(std::string name, bool force);
 
   // The first entry published at or after `publish_time_ms` (past the last entry when
-  // none is), by binary search over the entries' publish times.
+  // none is), by binary search over the entries' publish times. Where a seek or a cursor
+  // reset by time goes, as upstream's message finder (its newest entry published before
+  // the time, then the next).
   awaitable<result<mledger::position>> find_by_publish_time(std::int64_t publish_time_ms);
-  // Where a seek or a cursor reset to `publish_time_ms` goes: past every entry published
-  // at or before it, as upstream's message finder does (its newest entry at or before the
-  // time, then the next).
-  awaitable<result<mledger::position>> find_after_publish_time(std::int64_t publish_time_ms) {
-    return find_by_publish_time(publish_time_ms + 1);
-  }
   // The last message's id: its entry, and in a batch the last index (upstream's answer,
   // which hasMessageAvailable compares against); (-1, -1) while the topic has no entry,
   // so that a reader there is told no message is available.

@@ -149,7 +149,7 @@ awaitable<result<void>> topic::seek(consumer& c, const proto::CommandSeek& comma
   if (sub == nullptr || c.closed()) co_return fail(errc::consumer_busy, "the consumer is closed");
   auto keep = sub->shared_from_this();
   if (command.has_message_publish_time()) {
-    MAGNETAR_CO_TRY(at, co_await find_after_publish_time(static_cast<std::int64_t>(command.message_publish_time())));
+    MAGNETAR_CO_TRY(at, co_await find_by_publish_time(static_cast<std::int64_t>(command.message_publish_time())));
     co_return co_await keep->reset(at);
   }
   const auto& id = command.message_id();

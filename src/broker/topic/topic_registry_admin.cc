@@ -138,7 +138,7 @@ awaitable<result<void>> topic_registry::reset_cursor_to_time(wire::topic_name na
   co_return co_await io::run_on(owner_of(name), [&]() -> awaitable<result<void>> {
     MAGNETAR_CO_TRY(t, co_await get_topic(name, false));
     MAGNETAR_CO_TRY(s, co_await subscription_of(*t, subscription));
-    MAGNETAR_CO_TRY(at, co_await t->find_after_publish_time(publish_time_ms));
+    MAGNETAR_CO_TRY(at, co_await t->find_by_publish_time(publish_time_ms));
     co_return co_await s->reset(at);
   });
 }
