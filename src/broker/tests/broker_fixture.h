@@ -134,6 +134,16 @@ class broker_test : public ::testing::Test {
     return c;
   }
 
+  // Returns once every command sent before on this connection was handled: a PING's
+  // PONG comes after their answers (and tells that nothing else was sent meanwhile).
+  static void sync(raw_client& client) {
+    proto::BaseCommand ping;
+    ping.set_type(proto::BaseCommand::PING);
+    ping.mutable_ping();
+    client.send(ping);
+    client.expect(proto::BaseCommand::PONG);
+  }
+
   // Creates a producer and publishes `count` messages "m0".."m<count-1>", each receipted.
   void publish(raw_client& client, const std::string& topic, int count, std::uint64_t producer_id = 1) {
     client.send(producer_command(topic, producer_id, 1000 + producer_id, "p" + std::to_string(producer_id)));

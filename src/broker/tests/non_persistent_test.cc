@@ -39,15 +39,6 @@ class non_persistent_test : public broker_test {
     EXPECT_EQ(r.status, 200) << r.body;
     return json::parse(r.body, nullptr, false);
   }
-
-  // A ping answered: every command sent before it on this connection was handled.
-  static void sync(raw_client& client) {
-    proto::BaseCommand ping;
-    ping.set_type(proto::BaseCommand::PING);
-    ping.mutable_ping();
-    client.send(ping);
-    client.expect(proto::BaseCommand::PONG);
-  }
 };
 
 TEST_F(non_persistent_test, ASendIsReceiptedAtOnceAsEntryZero) {

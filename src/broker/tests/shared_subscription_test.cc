@@ -85,13 +85,7 @@ class shared_subscription_test : public broker_test {
   }
 
   // Nothing more arrives for the client: a PING's PONG comes next.
-  void expect_nothing_more(raw_client& client) {
-    proto::BaseCommand ping;
-    ping.set_type(proto::BaseCommand::PING);
-    ping.mutable_ping();
-    client.send(ping);
-    client.expect(proto::BaseCommand::PONG);
-  }
+  void expect_nothing_more(raw_client& client) { sync(client); }
 };
 
 TEST_F(shared_subscription_test, SharedSpreadsMessagesOverConsumersWithinTheirPermits) {

@@ -2,6 +2,7 @@
 
 #include "broker/api/client_channel.h"
 #include "broker/api/errc.h"
+#include "broker/topic/client_stats.h"
 #include "broker/topic/consumer.h"
 #include "broker/topic/dispatch_fields.h"
 #include "broker/topic/producer.h"
@@ -14,12 +15,6 @@
 namespace magnetar::broker {
 
 namespace {
-
-std::map<std::string, std::string> key_values(const google::protobuf::RepeatedPtrField<proto::KeyValue>& pairs) {
-  std::map<std::string, std::string> out;
-  for (const auto& kv : pairs) out[kv.key()] = kv.value();
-  return out;
-}
 
 std::string type_name(proto::CommandSubscribe::SubType type) { return proto::CommandSubscribe::SubType_Name(type); }
 
@@ -257,17 +252,7 @@ topic_stats non_persistent_topic::stats() {
   out.msg_drop_rate = 0;
   for (const auto& p : _producers) {
     p->meter().roll(now);
-    publisher_stats ps;
-    ps.producer_name = p->name();
-    ps.producer_id = p->id().value();
-    ps.address = p->conn()->remote_address();
-    ps.connected_since = p->conn()->connected_since();
-    ps.access_mode = proto::ProducerAccessMode_Name(p->access_mode());
-    ps.client_version = p->conn()->client_version();
-    ps.metadata = p->metadata();
-    ps.msg_rate_in = p->meter().message_rate();
-    ps.msg_throughput_in = p->meter().byte_rate();
-    out.publishers.push_back(std::move(ps));
+    out.publishers.push_back(publisher_stats_of(*p));
   }
   for (auto& [name, s] : _subscriptions) {
     s.dropped.roll(now);
@@ -277,18 +262,7 @@ topic_stats non_persistent_topic::stats() {
     ss.msg_drop_rate = s.dropped.message_rate();
     for (const auto& c : s.consumers) {
       c->meter().roll(now);
-      consumer_stats cs;
-      cs.consumer_name = c->name();
-      cs.address = c->conn()->remote_address();
-      cs.connected_since = c->conn()->connected_since();
-      cs.client_version = c->conn()->client_version();
-      cs.metadata = c->metadata();
-      cs.msg_rate_out = c->meter().message_rate();
-      cs.msg_throughput_out = c->meter().byte_rate();
-      cs.msg_out_counter = c->meter().messages();
-      cs.bytes_out_counter = c->meter().bytes();
-      cs.available_permits = c->permits();
-      cs.priority_level = c->priority_level();
+      auto cs = consumer_stats_of(*c);
       if (s.selector) cs.key_hash_ranges = s.selector->ranges_of(*c);
       ss.msg_rate_out += cs.msg_rate_out;
       ss.msg_throughput_out += cs.msg_throughput_out;

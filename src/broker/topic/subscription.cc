@@ -3,6 +3,7 @@
 #include "base/log.h"
 #include "broker/api/client_channel.h"
 #include "broker/api/errc.h"
+#include "broker/topic/client_stats.h"
 #include "broker/topic/consumer.h"
 #include "broker/topic/topic.h"
 #include "broker/topic/topic_registry.h"
@@ -270,20 +271,7 @@ subscription_stats subscription::stats() const {
   out.draining_hashes_count = _dispatcher->draining_hash_count();
   if (const auto* active = _dispatcher->active_consumer()) out.active_consumer_name = active->name();
   for (const auto& c : _consumers) {
-    consumer_stats cs;
-    cs.consumer_name = c->name();
-    cs.address = c->conn()->remote_address();
-    cs.connected_since = c->conn()->connected_since();
-    cs.client_version = c->conn()->client_version();
-    cs.metadata = c->metadata();
-    cs.msg_rate_out = c->meter().message_rate();
-    cs.msg_throughput_out = c->meter().byte_rate();
-    cs.msg_rate_redeliver = c->redeliveries().message_rate();
-    cs.msg_out_counter = c->meter().messages();
-    cs.bytes_out_counter = c->meter().bytes();
-    cs.available_permits = c->permits();
-    cs.unacked_messages = c->unacked_messages();
-    cs.priority_level = c->priority_level();
+    auto cs = consumer_stats_of(*c);
     cs.blocked_consumer_on_unacked_msgs = shares_entries(_type) && over_unacked_limit(*c);
     cs.key_hash_ranges = _dispatcher->key_hash_ranges(*c);
     out.unacked_messages += cs.unacked_messages;

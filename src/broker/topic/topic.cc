@@ -5,6 +5,7 @@
 #include "broker/api/errc.h"
 #include "broker/api/protocol_error.h"
 #include "broker/topic/backlog_quota.h"
+#include "broker/topic/client_stats.h"
 #include "broker/topic/consumer.h"
 #include "broker/topic/cursor_moves.h"
 #include "broker/topic/producer.h"
@@ -18,14 +19,6 @@
 #include <charconv>
 
 namespace magnetar::broker {
-
-namespace {
-std::map<std::string, std::string> key_values(const google::protobuf::RepeatedPtrField<proto::KeyValue>& pairs) {
-  std::map<std::string, std::string> out;
-  for (const auto& kv : pairs) out[kv.key()] = kv.value();
-  return out;
-}
-}  // namespace
 
 topic::topic(topic_registry& registry, wire::topic_name name, io::shard& shard,
              std::unique_ptr<mledger::managed_ledger> ledger)

@@ -4,6 +4,7 @@
 #include "broker/api/client_channel.h"
 #include "broker/api/errc.h"
 #include "broker/topic/backlog_quota.h"
+#include "broker/topic/client_stats.h"
 #include "broker/topic/consumer.h"
 #include "broker/topic/cursor_moves.h"
 #include "broker/topic/entry_format.h"
@@ -17,8 +18,6 @@
 namespace magnetar::broker {
 
 namespace {
-
-std::string access_mode_name(proto::ProducerAccessMode mode) { return proto::ProducerAccessMode_Name(mode); }
 
 std::string upstream_ranges(const mledger::range_set& ranges) {
   std::string out = "[";
@@ -39,20 +38,7 @@ topic_stats topic::stats() const {
   const auto ml = _ledger->stats();
   out.storage_size = ml.size_bytes;
   for (const auto& p : _producers) {
-    publisher_stats ps;
-    ps.producer_name = p->name();
-    ps.producer_id = p->id().value();
-    ps.address = p->conn()->remote_address();
-    ps.connected_since = p->conn()->connected_since();
-    ps.access_mode = access_mode_name(p->access_mode());
-    ps.client_version = p->conn()->client_version();
-    ps.metadata = p->metadata();
-    ps.msg_rate_in = p->meter().message_rate();
-    ps.msg_throughput_in = p->meter().byte_rate();
-    ps.average_msg_size = p->meter().messages() == 0
-                              ? 0
-                              : static_cast<double>(p->meter().bytes()) / static_cast<double>(p->meter().messages());
-    out.publishers.push_back(std::move(ps));
+    out.publishers.push_back(publisher_stats_of(*p));
   }
   for (const auto& [name, s] : _subscriptions) {
     auto ss = s->stats();
