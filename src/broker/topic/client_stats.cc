@@ -22,6 +22,16 @@ publisher_stats publisher_stats_of(const producer& p) {
   return ps;
 }
 
+topic_stats topic_stats_from(const rate_meter& in) {
+  topic_stats out;
+  out.msg_rate_in = in.message_rate();
+  out.msg_throughput_in = in.byte_rate();
+  out.msg_in_counter = in.messages();
+  out.bytes_in_counter = in.bytes();
+  out.average_msg_size = in.messages() == 0 ? 0 : static_cast<double>(in.bytes()) / static_cast<double>(in.messages());
+  return out;
+}
+
 consumer_stats consumer_stats_of(const consumer& c) {
   consumer_stats cs;
   cs.consumer_name = c.name();

@@ -242,13 +242,7 @@ awaitable<result<void>> non_persistent_topic::seek(consumer& /*c*/, const proto:
 topic_stats non_persistent_topic::stats() {
   const auto now = _clock.now();
   _in.roll(now);
-  topic_stats out;
-  out.msg_rate_in = _in.message_rate();
-  out.msg_throughput_in = _in.byte_rate();
-  out.msg_in_counter = _in.messages();
-  out.bytes_in_counter = _in.bytes();
-  out.average_msg_size =
-      _in.messages() == 0 ? 0 : static_cast<double>(_in.bytes()) / static_cast<double>(_in.messages());
+  auto out = topic_stats_from(_in);
   out.msg_drop_rate = 0;
   for (const auto& p : _producers) {
     p->meter().roll(now);

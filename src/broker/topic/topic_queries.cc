@@ -28,13 +28,7 @@ std::string upstream_ranges(const mledger::range_set& ranges) {
 }  // namespace
 
 topic_stats topic::stats() const {
-  topic_stats out;
-  out.msg_rate_in = _in.message_rate();
-  out.msg_throughput_in = _in.byte_rate();
-  out.msg_in_counter = _in.messages();
-  out.bytes_in_counter = _in.bytes();
-  out.average_msg_size =
-      _in.messages() == 0 ? 0 : static_cast<double>(_in.bytes()) / static_cast<double>(_in.messages());
+  auto out = topic_stats_from(_in);
   const auto ml = _ledger->stats();
   out.storage_size = ml.size_bytes;
   for (const auto& p : _producers) {
