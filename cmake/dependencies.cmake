@@ -32,3 +32,10 @@ find_library(JEMALLOC_LIBRARY NAMES jemalloc REQUIRED)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(LZ4 REQUIRED IMPORTED_TARGET liblz4)
 pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
+
+# ZooKeeper's C client, multi-threaded flavour (the metadata store's cluster backend).
+find_library(ZOOKEEPER_MT_LIBRARY NAMES zookeeper_mt REQUIRED)
+add_library(zookeeper::mt UNKNOWN IMPORTED)
+# THREADED declares the synchronous calls, which only the multi-threaded library has.
+set_target_properties(zookeeper::mt PROPERTIES IMPORTED_LOCATION ${ZOOKEEPER_MT_LIBRARY}
+  INTERFACE_COMPILE_DEFINITIONS THREADED)

@@ -14,6 +14,10 @@ std::string_view describe(errc e) {
     case errc::not_started: return "metadata store not started";
     case errc::corrupt_record: return "corrupt metadata record";
     case errc::backend_error: return "metadata backend error";
+    case errc::connection_lost: return "metadata store connection lost; outcome unknown";
+    case errc::session_expired: return "metadata store session expired";
+    case errc::value_too_large: return "value too large for the metadata store";
+    case errc::unavailable: return "metadata store unavailable";
   }
   return "unknown meta error";
 }

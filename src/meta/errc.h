@@ -25,6 +25,10 @@ enum class errc {
   not_started,       // an operation before start() succeeded
   corrupt_record,    // a stored record fails its format check
   backend_error,     // the backend (RocksDB, ZooKeeper) failed; its own message is in the detail
+  connection_lost,   // ZooKeeper's connection broke mid-call and the write's outcome is unknown (ConnectionLoss)
+  session_expired,   // the ZooKeeper session ended; its ephemeral nodes are gone (SessionExpired)
+  value_too_large,   // a value past the backend's limit (ZooKeeper's jute.maxbuffer)
+  unavailable,       // no server answered within the operation timeout
 };
 
 constexpr std::string_view category_name(errc) { return "magnetar.meta"; }

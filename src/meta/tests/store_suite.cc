@@ -24,12 +24,26 @@ bool notification_log::wait_for(std::size_t count) {
   return _arrived.wait_for(lock, delivery_deadline, [&] { return _events.size() >= count; });
 }
 
+bool notification_log::wait_until(const std::function<bool()>& done) {
+  const auto deadline = std::chrono::steady_clock::now() + delivery_deadline;
+  std::unique_lock lock(_mutex);
+  for (;;) {
+    lock.unlock();
+    if (done()) return true;
+    lock.lock();
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    // A slice, not the whole wait: an arrival between done() and here would be missed.
+    _arrived.wait_for(lock, std::chrono::milliseconds(50));
+  }
+}
+
 std::vector<notification> notification_log::events() const {
   std::lock_guard lock(_mutex);
   return _events;
 }
 
 void store_test::SetUp() {
+  if (auto why = GetParam().unavailable(); !why.empty()) GTEST_SKIP() << why;
   location = GetParam().make_location();
   s = location->open(clock);
   auto started = run(s->start());

@@ -37,6 +37,13 @@ class store_location {
 struct store_backend {
   std::string name;
   std::function<std::unique_ptr<store_location>()> make_location;
+  // Where a backend differs by design (its header says why); tests of the
+  // embedded behaviour skip there.
+  bool server_clock = false;            // a node's times are the server's, not the test's clock
+  bool crash_keeps_ephemerals = false;  // a dead process's ephemerals wait for its session to time out
+  // Why the backend can't run here (e.g. no ZooKeeper server), or empty: the
+  // tests skip with this message.
+  std::function<std::string()> unavailable = [] { return std::string(); };
 };
 
 // Collects notifications delivered on a listener's executor, for a test
@@ -47,6 +54,8 @@ class notification_log {
   // Waits until at least `count` notifications arrived (false after a
   // generous deadline, which only a broken store reaches).
   bool wait_for(std::size_t count);
+  // Waits until `done()` holds (checked at each arrival); false after the deadline.
+  bool wait_until(const std::function<bool()>& done);
   std::vector<notification> events() const;
 
  private:

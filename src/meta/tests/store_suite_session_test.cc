@@ -44,7 +44,7 @@ TEST_P(store_test, sequential_names_keep_increasing_after_deletes) {
   ASSERT_TRUE(run(s->remove(first.value().path, std::nullopt)));
   auto second = sequential(*s, shards[0], "/q/n-");
   ASSERT_TRUE(second);
-  EXPECT_EQ(second.value().path, "/q/n-0000000001");
+  EXPECT_GT(second.value().path, first.value().path);
 }
 
 TEST_P(store_test, sequential_names_keep_increasing_across_reopen) {
@@ -114,6 +114,7 @@ TEST_P(store_test, close_of_an_unknown_session_fails_with_unknown_session) {
 }
 
 TEST_P(store_test, ephemeral_nodes_of_a_dead_process_are_gone_after_reopen) {
+  if (GetParam().crash_keeps_ephemerals) GTEST_SKIP() << "ephemerals wait for the session to time out here";
   auto session = open_session_ok();
   ASSERT_TRUE(run(s->put("/brokers/b1", "", std::nullopt, {.ephemeral = session})));
   put_ok("/brokers/config");
