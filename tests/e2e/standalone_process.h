@@ -28,8 +28,9 @@ namespace magnetar::e2e {
 
 class standalone_process {
  public:
-  standalone_process(std::string binary, std::filesystem::path directory)
-      : _binary(std::move(binary)), _directory(std::move(directory)) {}
+  // `extra_args` follow the standalone's own (e.g. --config FILE).
+  standalone_process(std::string binary, std::filesystem::path directory, std::vector<std::string> extra_args = {})
+      : _binary(std::move(binary)), _directory(std::move(directory)), _extra_args(std::move(extra_args)) {}
   ~standalone_process() {
     if (_pid > 0) kill_now();
   }
@@ -46,6 +47,7 @@ class standalone_process {
                                   "--web-port",    std::to_string(_web_port),
                                   "--ready-file",  ready.string(),
                                   "--log-file",    (_directory / "standalone.log").string()};
+    args.insert(args.end(), _extra_args.begin(), _extra_args.end());
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -105,6 +107,7 @@ class standalone_process {
  private:
   std::string _binary;
   std::filesystem::path _directory;
+  std::vector<std::string> _extra_args;
   pid_t _pid = -1;
   std::string _service_url;
   std::string _web_url;

@@ -15,9 +15,17 @@
 namespace magnetar::broker {
 
 struct broker_config {
-  std::string cluster_name = "standalone";       // clusterName
-  std::string bind_address = "0.0.0.0";          // bindAddress
-  std::string advertised_address = "localhost";  // advertisedAddress: what lookups answer
+  std::string cluster_name = "standalone";  // clusterName
+  // Where metadata lives (metadataStoreUrl; zookeeperServers is the older form):
+  // zk:host:port[,...][/chroot], or rocksdb:/path; empty: the standalone's embedded
+  // store under dataDir. configurationMetadataStoreUrl: the store that clusters share
+  // (empty: the same as metadataStoreUrl, as upstream).
+  std::string metadata_store_url;
+  std::string configuration_metadata_store_url;
+  std::chrono::milliseconds metadata_store_session_timeout{30'000};    // metadataStoreSessionTimeoutMillis
+  std::chrono::milliseconds metadata_store_operation_timeout{30'000};  // metadataStoreOperationTimeoutSeconds
+  std::string bind_address = "0.0.0.0";                                // bindAddress
+  std::string advertised_address = "localhost";                        // advertisedAddress: what lookups answer
   // Named addresses for clients in other networks (advertisedListeners); a LOOKUP that
   // names one is answered with its URLs. The internal one (internalListenerName, else
   // the first) is the broker's own service URL.

@@ -18,6 +18,7 @@
 
 #include "base/errc.h"
 #include "broker/api/pulsar_config_keys.h"
+#include "meta/store_url.h"
 #include "wire/topic_name.h"
 
 namespace magnetar::broker {
@@ -153,6 +154,14 @@ result<void> set_data_dir(broker_config& config, std::string_view value) {
   return success();
 }
 
+// A URL that parse_store_url takes (checked here, so a typo fails at start-up).
+template <std::string broker_config::*Field>
+result<void> set_store_url(broker_config& config, std::string_view value) {
+  if (auto parsed = meta::parse_store_url(value); !parsed) return bad_value(parsed.error().detail());
+  config.*Field = std::string(value);
+  return success();
+}
+
 struct setting {
   std::string_view key;
   result<void> (*apply)(broker_config&, std::string_view value);
@@ -163,6 +172,13 @@ using c = broker_config;
 // In the order of broker_config's fields.
 constexpr auto settings = std::to_array<setting>({
     {"clusterName", &set_cluster_name},
+    {"metadataStoreUrl", &set_store_url<&c::metadata_store_url>},
+    {"zookeeperServers", &set_store_url<&c::metadata_store_url>},
+    {"configurationMetadataStoreUrl", &set_store_url<&c::configuration_metadata_store_url>},
+    {"metadataStoreSessionTimeoutMillis",
+     &set_duration<&c::metadata_store_session_timeout, std::chrono::milliseconds, 1, java_int_max>},
+    {"metadataStoreOperationTimeoutSeconds",
+     &set_duration<&c::metadata_store_operation_timeout, std::chrono::seconds, 1, java_int_max>},
     {"bindAddress", &set_host<&c::bind_address>},
     {"advertisedAddress", &set_host<&c::advertised_address>},
     {"advertisedListeners", &set_advertised_listeners},

@@ -10,9 +10,7 @@ namespace {
 // keys. Implemented keys (config_file.cc's table) must not appear here; a test checks.
 constexpr auto upstream_keys = std::to_array<std::string_view>({
     // General broker settings
-    "metadataStoreUrl",
     "metadataStoreConfigPath",
-    "configurationMetadataStoreUrl",
     "bindAddresses",
     "haProxyProtocolEnabled",
     "numOrderedExecutorThreads",
@@ -21,8 +19,6 @@ constexpr auto upstream_keys = std::to_array<std::string_view>({
     "numCacheExecutorThreadPoolSize",
     "maxConcurrentHttpRequests",
     "failureDomainsEnabled",
-    "metadataStoreSessionTimeoutMillis",
-    "metadataStoreOperationTimeoutSeconds",
     "metadataStoreCacheExpirySeconds",
     "brokerShutdownTimeoutMs",
     "skipBrokerShutdownOnOOM",
@@ -263,7 +259,6 @@ constexpr auto upstream_keys = std::to_array<std::string_view>({
     "zooKeeperSessionTimeoutMillis",
     "zooKeeperOperationTimeoutSeconds",
     "zooKeeperCacheExpirySeconds",
-    "zookeeperServers",
     "configurationStoreServers",
     "managedLedgerMaxUnackedRangesToPersistInZooKeeper",
     // The embedded bookie (standalone.conf's BookKeeper section)

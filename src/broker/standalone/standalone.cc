@@ -11,7 +11,7 @@
 #include "ledger/bookie_client.h"
 #include "ledger/ledger_client.h"
 #include "ledger/local_bookie_client.h"
-#include "meta/rocksdb_store.h"
+#include "meta/store_url.h"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -29,7 +29,7 @@ struct standalone::parts {
   explicit parts(unsigned shards) : shard_set(shards) {}
   io::shard_set shard_set;
   io::blocking_pool pool{4};
-  std::unique_ptr<meta::rocksdb_store> store;
+  std::unique_ptr<meta::store> store;
   std::unique_ptr<bookie::bookie> bookie;
   std::unique_ptr<ledger::static_bookie_directory> directory;
   std::unique_ptr<ledger::ledger_client> ledgers;
@@ -57,8 +57,12 @@ result<void> standalone::start() {
   p.shard_set.start();
   _started = true;
 
-  p.store = std::make_unique<meta::rocksdb_store>(
-      meta::rocksdb_store::options{data / "metadata", base::system_clock(), &p.pool});
+  MAGNETAR_TRY(store, meta::make_store(_config.metadata_store_url,
+                                       {.default_directory = (data / "metadata").string(),
+                                        .pool = &p.pool,
+                                        .session_timeout = _config.metadata_store_session_timeout,
+                                        .operation_timeout = _config.metadata_store_operation_timeout}));
+  p.store = std::move(store);
   MAGNETAR_TRY(io::block_on(p.shard_set[0], p.store->start()));
 
   bookie::bookie_options options;
