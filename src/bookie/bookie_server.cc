@@ -1,0 +1,207 @@
+#include "bookie/bookie_server.h"
+
+#include "bookie/bookie_requests.h"
+#include "io/block_on.h"
+#include "io/oneshot_signal.h"
+#include "io/run_on.h"
+#include "proto/bookie_protocol.pb.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <deque>
+
+namespace magnetar::bookie {
+
+namespace bp = bookie_protocol;
+
+// One client's connection, on one shard; everything here runs on that shard.
+class bookie_connection : public std::enable_shared_from_this<bookie_connection> {
+ public:
+  bookie_connection(bookie_server& server, asio::ip::tcp::socket socket, io::gate::pass alive)
+      : _server(server), _socket(std::move(socket)), _alive(std::move(alive)) {}
+
+  awaitable<void> read_loop() {
+    auto self = shared_from_this();
+    for (;;) {
+      std::uint8_t header[4];
+      boost::system::error_code ec;
+      co_await asio::async_read(_socket, asio::buffer(header), asio::redirect_error(asio::use_awaitable, ec));
+      if (ec) break;
+      const std::size_t length = (std::size_t{header[0]} << 24) | (std::size_t{header[1]} << 16) |
+                                 (std::size_t{header[2]} << 8) | std::size_t{header[3]};
+      if (length > _server._options.max_frame_bytes) {
+        refuse(fmt::format("a frame of {} bytes is larger than this bookie takes ({} bytes)", length,
+                           _server._options.max_frame_bytes));
+        break;
+      }
+      std::string body(length, '\0');
+      co_await asio::async_read(_socket, asio::buffer(body), asio::redirect_error(asio::use_awaitable, ec));
+      if (ec) break;
+      bp::request request;
+      if (!request.ParseFromString(body)) {
+        refuse("the frame is not a bookie request");
+        break;
+      }
+      while (_in_flight >= _server._options.max_in_flight_per_connection) {
+        _room = std::make_unique<io::oneshot_signal>(_socket.get_executor());
+        co_await _room->wait();
+      }
+      ++_in_flight;
+      io::spawn(_socket.get_executor(), [self, request = std::move(request)]() mutable -> awaitable<void> {
+        auto response = co_await serve_request(self->_server._bookie, self->context(), std::move(request));
+        self->send(response);
+        --self->_in_flight;
+        if (self->_room) std::exchange(self->_room, nullptr)->fire();
+      });
+    }
+    _reading_done = true;
+    if (!_writing) close();
+  }
+
+  asio::any_io_executor executor() { return _socket.get_executor(); }
+
+  void close() {
+    boost::system::error_code ignored;
+    _socket.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+    _socket.close(ignored);
+  }
+
+ private:
+  request_context context() const {
+    return {.bookie_id = _server._options.bookie_id, .read_only = _server.read_only()};
+  }
+
+  // Answers a broken frame and closes once the answer is written.
+  void refuse(std::string why) {
+    spdlog::warn("bookie: closing a connection from {}: {}", peer(), why);
+    bp::response response;
+    response.set_txn_id(0);
+    response.set_status(bp::BK_EBADREQ);
+    response.set_message(std::move(why));
+    send(response);
+  }
+
+  std::string peer() const {
+    boost::system::error_code ec;
+    auto endpoint = _socket.remote_endpoint(ec);
+    return ec ? std::string("?") : fmt::format("{}:{}", endpoint.address().to_string(), endpoint.port());
+  }
+
+  void send(const bp::response& response) {
+    const auto size = response.ByteSizeLong();
+    std::string frame(4 + size, '\0');
+    frame[0] = static_cast<char>(size >> 24);
+    frame[1] = static_cast<char>(size >> 16);
+    frame[2] = static_cast<char>(size >> 8);
+    frame[3] = static_cast<char>(size);
+    response.SerializeToArray(frame.data() + 4, static_cast<int>(size));
+    _outbox.push_back(std::move(frame));
+    if (!_writing) {
+      _writing = true;
+      io::spawn(_socket.get_executor(), [self = shared_from_this()]() { return self->write_loop(); });
+    }
+  }
+
+  // Every answer ready by the time a write starts goes out in that one write.
+  awaitable<void> write_loop() {
+    while (!_outbox.empty()) {
+      std::string batch;
+      for (auto& frame : _outbox) batch += frame;
+      _outbox.clear();
+      boost::system::error_code ec;
+      co_await asio::async_write(_socket, asio::buffer(batch), asio::redirect_error(asio::use_awaitable, ec));
+      if (ec) {
+        _outbox.clear();
+        close();
+        break;
+      }
+    }
+    _writing = false;
+    if (_reading_done) close();
+  }
+
+  bookie_server& _server;
+  asio::ip::tcp::socket _socket;
+  io::gate::pass _alive;
+  std::deque<std::string> _outbox;
+  bool _writing = false;
+  bool _reading_done = false;
+  std::size_t _in_flight = 0;
+  std::unique_ptr<io::oneshot_signal> _room;
+};
+
+bookie_server::bookie_server(bookie& b, io::shard_set& shards, bookie_server_options options)
+    : _bookie(b), _shards(shards), _options(std::move(options)) {}
+
+bookie_server::~bookie_server() { stop(); }
+
+result<void> bookie_server::start() {
+  auto& first = _shards[0];
+  boost::system::error_code ec;
+  const auto address = asio::ip::make_address(_options.bind_address, ec);
+  if (ec)
+    return fail(std::make_error_code(std::errc::invalid_argument),
+                fmt::format("bind address '{}': {}", _options.bind_address, ec.message()));
+  _acceptor = std::make_unique<asio::ip::tcp::acceptor>(first.context());
+  const asio::ip::tcp::endpoint endpoint(address, _options.port);
+  _acceptor->open(endpoint.protocol(), ec);
+  if (!ec) _acceptor->set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) _acceptor->bind(endpoint, ec);
+  if (!ec) _acceptor->listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) {
+    return fail(ec, fmt::format("bookie: can't listen on {}:{}", _options.bind_address, _options.port));
+  }
+  _port = _acceptor->local_endpoint().port();
+  MAGNETAR_TRY(pass, _accepting.enter());
+  io::spawn(first.executor(),
+            [this, held = std::make_shared<io::gate::pass>(std::move(pass))]() { return accept_loop(held); });
+  spdlog::info("bookie serving on {}:{}", _options.bind_address, _port);
+  return success();
+}
+
+awaitable<void> bookie_server::accept_loop(std::shared_ptr<io::gate::pass> /*held*/) {
+  unsigned next_shard = 0;
+  for (;;) {
+    auto& target = _shards[next_shard++ % _shards.size()];
+    boost::system::error_code ec;
+    auto socket = co_await _acceptor->async_accept(target.context(), asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) {
+      if (ec == asio::error::operation_aborted || !_acceptor->is_open()) co_return;
+      spdlog::warn("bookie: accept failed: {}", ec.message());
+      continue;
+    }
+    auto alive = _connections.enter();
+    if (!alive) co_return;
+    socket.set_option(asio::ip::tcp::no_delay(true), ec);
+    auto conn = std::make_shared<bookie_connection>(*this, std::move(socket), std::move(alive).value());
+    {
+      std::lock_guard lock(_open_mutex);
+      std::erase_if(_open, [](const auto& weak) { return weak.expired(); });
+      _open.push_back(conn);
+    }
+    io::spawn(target.executor(), [conn]() { return conn->read_loop(); });
+  }
+}
+
+void bookie_server::stop() {
+  if (!_acceptor) return;
+  io::block_on(_shards[0], [this]() -> awaitable<void> {
+    boost::system::error_code ignored;
+    _acceptor->close(ignored);
+    co_await _accepting.close();
+  }());
+  std::vector<std::weak_ptr<bookie_connection>> open;
+  {
+    std::lock_guard lock(_open_mutex);
+    open.swap(_open);
+  }
+  for (auto& weak : open) {
+    // Each connection's socket belongs to its shard: close it there.
+    if (auto conn = weak.lock()) asio::post(conn->executor(), [conn] { conn->close(); });
+  }
+  io::block_on(_shards[0], _connections.close());
+  _acceptor.reset();
+}
+
+}  // namespace magnetar::bookie

@@ -1,0 +1,74 @@
+// bookie_server: a bookie's network endpoint (`magnetar bookie`), serving the
+// requests of proto/bookie_protocol.proto to ledger clients on other hosts.
+//
+// Each connection lives on one shard (given out in turn) and is pipelined:
+// it reads requests while earlier ones are in the bookie, answers each when
+// it is done (in any order, by txn_id), and writes every answer that is ready
+// in one write. When a connection has max_in_flight requests in the bookie it
+// stops reading until one finishes (back-pressure through TCP). A frame past
+// max_frame_bytes or a request that doesn't parse gets EBADREQ, and then the
+// connection closes; other connections are untouched.
+// Thread-safety: start and stop from one thread, off the shards.
+#pragma once
+
+#include "base/result.h"
+#include "bookie/bookie.h"
+#include "io/gate.h"
+#include "io/net.h"
+#include "io/shard.h"
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace magnetar::bookie {
+
+class bookie_connection;
+
+struct bookie_server_options {
+  std::string bind_address = "0.0.0.0";
+  std::uint16_t port = 3181;  // bookiePort; 0: any free port
+  // BookKeeper's nettyMaxFrameSizeBytes: an entry of the broker's largest
+  // message, and room for the request around it.
+  std::size_t max_frame_bytes = 5 * 1024 * 1024 + 64 * 1024;
+  std::size_t max_in_flight_per_connection = 10'000;
+  std::string bookie_id;  // what info answers (host:port)
+};
+
+class bookie_server {
+ public:
+  bookie_server(bookie& b, io::shard_set& shards, bookie_server_options options);
+  ~bookie_server();
+  bookie_server(const bookie_server&) = delete;
+  bookie_server& operator=(const bookie_server&) = delete;
+
+  // Binds and starts accepting; fails naming the address when it can't bind.
+  result<void> start();
+  // Stops accepting, closes every connection and waits for their requests.
+  void stop();
+  std::uint16_t port() const { return _port; }
+  // Whether the bookie takes writes (info answers it; a full disk clears it).
+  void set_read_only(bool read_only) { _read_only.store(read_only); }
+  bool read_only() const { return _read_only.load(); }
+
+ private:
+  awaitable<void> accept_loop(std::shared_ptr<io::gate::pass> held);
+
+  bookie& _bookie;
+  io::shard_set& _shards;
+  const bookie_server_options _options;
+  std::unique_ptr<asio::ip::tcp::acceptor> _acceptor;
+  std::uint16_t _port = 0;
+  std::atomic<bool> _read_only{false};
+  io::gate _accepting{"bookie server"};
+  io::gate _connections{"bookie connections"};
+  std::mutex _open_mutex;
+  std::vector<std::weak_ptr<bookie_connection>> _open;
+
+  friend class bookie_connection;
+};
+
+}  // namespace magnetar::bookie

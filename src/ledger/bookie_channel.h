@@ -1,0 +1,59 @@
+// bookie_channel: one pipelined connection to a networked bookie, the engine of
+// remote_bookie_client. All of its state lives on its executor (one thread):
+// call() hops there, queues the request, and resumes the caller with the answer.
+#pragma once
+
+#include "base/result.h"
+#include "io/net.h"
+#include "io/oneshot_signal.h"
+#include "ledger/remote_bookie_client.h"
+#include "proto/bookie_protocol.pb.h"
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+namespace magnetar::ledger::detail {
+
+class bookie_channel : public std::enable_shared_from_this<bookie_channel> {
+ public:
+  bookie_channel(asio::any_io_executor executor, remote_bookie_options options);
+
+  // The answer (any status), or why none came (connect, broken connection, timeout).
+  awaitable<result<bookie_protocol::response>> call(bookie_protocol::request request);
+  // Closes the connection; calls in flight fail. On the channel's executor.
+  void close();
+  const asio::any_io_executor& executor() const { return _executor; }
+  const std::string& address() const { return _options.address; }
+
+ private:
+  struct pending {
+    explicit pending(asio::any_io_executor executor) : done(std::move(executor)) {}
+    io::oneshot_signal done;
+    std::optional<result<bookie_protocol::response>> answer;
+    std::chrono::steady_clock::time_point deadline;
+  };
+
+  void submit(std::shared_ptr<pending> p, bookie_protocol::request request);
+  awaitable<void> connect_and_read();
+  awaitable<void> write_loop();
+  awaitable<void> sweep_loop();
+  void finish(std::uint64_t txn, result<bookie_protocol::response> answer);
+  void fail_all(const error& e);
+
+  asio::any_io_executor _executor;
+  const remote_bookie_options _options;
+  asio::ip::tcp::socket _socket;
+  enum class state { idle, connecting, open } _state = state::idle;
+  std::unordered_map<std::uint64_t, std::shared_ptr<pending>> _in_flight;
+  std::string _outbox;  // frames not yet written (all of them, until the connection is open)
+  bool _writing = false;
+  bool _sweeping = false;
+  std::uint64_t _next_txn = 1;
+  std::uint64_t _generation = 0;  // which connection a read loop belongs to
+};
+
+}  // namespace magnetar::ledger::detail

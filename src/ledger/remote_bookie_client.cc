@@ -1,0 +1,109 @@
+#include "ledger/remote_bookie_client.h"
+
+#include "bookie/errc.h"
+#include "ledger/bookie_channel.h"
+
+#include <fmt/format.h>
+
+namespace magnetar::ledger {
+
+namespace bp = bookie_protocol;
+
+namespace {
+
+// A bookie's status as the bookie error the ledger client already knows from
+// the embedded bookie.
+error error_of(const bp::response& response, const std::string& bookie) {
+  const auto why = fmt::format("bookie {}: {}", bookie, response.message());
+  switch (response.status()) {
+    case bp::BK_ENOENTRY: return error(bookie::errc::entry_not_found, why);
+    case bp::BK_ENOLEDGER: return error(bookie::errc::ledger_not_found, why);
+    case bp::BK_EFENCED: return error(bookie::errc::ledger_fenced, why);
+    case bp::BK_EREADONLY: return error(bookie::errc::storage_full, why);
+    case bp::BK_EBADREQ: return error(std::make_error_code(std::errc::invalid_argument), why);
+    default:
+      return error(bookie::errc::journal_failed,
+                   fmt::format("{} (status {})", why, static_cast<int>(response.status())));
+  }
+}
+
+bp::request read_of(ledger_id ledger, entry_id entry) {
+  bp::request request;
+  request.mutable_read()->set_ledger_id(ledger.value());
+  request.mutable_read()->set_entry_id(entry.value());
+  return request;
+}
+
+wire::shared_bytes bytes_of(const std::string& s) {
+  return wire::shared_bytes::copy_of(std::as_bytes(std::span(s.data(), s.size())));
+}
+
+}  // namespace
+
+remote_bookie_client::remote_bookie_client(asio::any_io_executor executor, remote_bookie_options options)
+    : _channel(std::make_shared<detail::bookie_channel>(std::move(executor), std::move(options))) {}
+
+remote_bookie_client::~remote_bookie_client() {
+  asio::post(_channel->executor(), [channel = _channel] { channel->close(); });
+}
+
+awaitable<result<void>> remote_bookie_client::add_entry(ledger_id ledger, entry_id entry, entry_id lac,
+                                                        wire::shared_bytes payload) {
+  bp::request request;
+  auto* add = request.mutable_add();
+  add->set_ledger_id(ledger.value());
+  add->set_entry_id(entry.value());
+  add->set_last_add_confirmed(lac.value());
+  add->set_body(std::string(payload.as_chars()));
+  MAGNETAR_CO_TRY(response, co_await _channel->call(std::move(request)));
+  if (response.status() != bp::BK_EOK) co_return fail(error_of(response, _channel->address()));
+  co_return success();
+}
+
+awaitable<result<wire::shared_bytes>> remote_bookie_client::read_entry(ledger_id ledger, entry_id entry) {
+  MAGNETAR_CO_TRY(response, co_await _channel->call(read_of(ledger, entry)));
+  if (response.status() != bp::BK_EOK) co_return fail(error_of(response, _channel->address()));
+  if (response.read().entries_size() != 1) {
+    co_return fail(bookie::errc::corrupt_record, fmt::format("bookie {}: a read answered {} entries",
+                                                             _channel->address(), response.read().entries_size()));
+  }
+  co_return bytes_of(response.read().entries(0));
+}
+
+awaitable<result<std::vector<wire::shared_bytes>>> remote_bookie_client::read_range(ledger_id ledger, entry_id first,
+                                                                                    entry_id last) {
+  auto request = read_of(ledger, first);
+  request.mutable_read()->set_last_entry_id(last.value());
+  MAGNETAR_CO_TRY(response, co_await _channel->call(std::move(request)));
+  if (response.status() != bp::BK_EOK) co_return fail(error_of(response, _channel->address()));
+  std::vector<wire::shared_bytes> entries;
+  entries.reserve(static_cast<std::size_t>(response.read().entries_size()));
+  for (const auto& e : response.read().entries()) entries.push_back(bytes_of(e));
+  co_return entries;
+}
+
+awaitable<result<entry_id>> remote_bookie_client::read_last_add_confirmed(ledger_id ledger) {
+  bp::request request;
+  request.mutable_read_lac()->set_ledger_id(ledger.value());
+  MAGNETAR_CO_TRY(response, co_await _channel->call(std::move(request)));
+  if (response.status() != bp::BK_EOK) co_return fail(error_of(response, _channel->address()));
+  co_return entry_id(response.last_add_confirmed());
+}
+
+awaitable<result<fence_response>> remote_bookie_client::fence(ledger_id ledger) {
+  auto request = read_of(ledger, entry_id(-1));
+  request.mutable_read()->set_fence(true);
+  MAGNETAR_CO_TRY(response, co_await _channel->call(std::move(request)));
+  if (response.status() != bp::BK_EOK) co_return fail(error_of(response, _channel->address()));
+  co_return fence_response{entry_id(response.read().last_entry_id()), entry_id(response.read().last_add_confirmed())};
+}
+
+awaitable<result<void>> remote_bookie_client::delete_ledger(ledger_id ledger) {
+  bp::request request;
+  request.mutable_delete_ledger()->set_ledger_id(ledger.value());
+  MAGNETAR_CO_TRY(response, co_await _channel->call(std::move(request)));
+  if (response.status() != bp::BK_EOK) co_return fail(error_of(response, _channel->address()));
+  co_return success();
+}
+
+}  // namespace magnetar::ledger

@@ -1,0 +1,53 @@
+// remote_bookie_client: the bookie_client of a bookie across the network
+// (`magnetar bookie`), over proto/bookie_protocol.proto.
+//
+// One TCP connection per client, made when the first call needs it and made
+// again after it breaks. Calls come from any shard; the connection lives on
+// the executor given at construction, and each call hops there once. Calls
+// are pipelined: requests queued while a write is on the wire go out together
+// in the next write (one syscall for many entries). A call fails when the
+// connection can't be made or breaks (every call then in flight fails: the
+// ledger client decides what to re-send), or after `timeout` without an
+// answer (BookKeeper's addEntryTimeout/readEntryTimeout).
+// Thread-safety: calls from any thread; construct and destroy off the
+// connection's executor, which must outlive the client.
+#pragma once
+
+#include "io/asio.h"
+#include "ledger/bookie_client.h"
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+namespace magnetar::ledger {
+
+namespace detail {
+class bookie_channel;
+}  // namespace detail
+
+struct remote_bookie_options {
+  std::string address;  // host:port, the bookie's id
+  std::chrono::milliseconds timeout{10'000};
+  std::chrono::milliseconds connect_timeout{5'000};
+};
+
+class remote_bookie_client final : public bookie_client {
+ public:
+  remote_bookie_client(asio::any_io_executor executor, remote_bookie_options options);
+  ~remote_bookie_client() override;
+
+  awaitable<result<void>> add_entry(ledger_id ledger, entry_id entry, entry_id last_add_confirmed,
+                                    wire::shared_bytes payload) override;
+  awaitable<result<wire::shared_bytes>> read_entry(ledger_id ledger, entry_id entry) override;
+  awaitable<result<std::vector<wire::shared_bytes>>> read_range(ledger_id ledger, entry_id first,
+                                                                entry_id last) override;
+  awaitable<result<entry_id>> read_last_add_confirmed(ledger_id ledger) override;
+  awaitable<result<fence_response>> fence(ledger_id ledger) override;
+  awaitable<result<void>> delete_ledger(ledger_id ledger) override;
+
+ private:
+  std::shared_ptr<detail::bookie_channel> _channel;
+};
+
+}  // namespace magnetar::ledger

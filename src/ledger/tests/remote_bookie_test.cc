@@ -1,0 +1,168 @@
+// The ledger client and bookies over real sockets: each bookie of the test
+// cluster behind a bookie_server on 127.0.0.1, reached by remote_bookie_clients.
+#include "bookie/bookie_server.h"
+#include "bookie/errc.h"
+#include "io/net.h"
+#include "ledger/errc.h"
+#include "ledger/remote_bookie_client.h"
+#include "ledger/tests/ledger_test_cluster.h"
+#include "proto/bookie_protocol.pb.h"
+#include "testing/child_process.h"
+
+#include <gmock/gmock.h>
+
+namespace magnetar::ledger::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+class remote_bookies : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (int i = 0; i < 3; ++i) {
+      servers.push_back(std::make_unique<bookie::bookie_server>(
+          cluster.bookie_at(i), cluster.shards.set(),
+          bookie::bookie_server_options{.bind_address = "127.0.0.1", .port = 0}));
+      ASSERT_TRUE(servers.back()->start());
+      const auto address = fmt::format("127.0.0.1:{}", servers.back()->port());
+      directory.add(address, std::make_unique<remote_bookie_client>(
+                                 cluster.shards[1].executor(),
+                                 remote_bookie_options{.address = address, .timeout = std::chrono::seconds(5)}));
+    }
+    client = std::make_unique<ledger_client>(*cluster.store, directory, cluster.clock);
+  }
+  void TearDown() override {
+    client.reset();
+    for (auto& s : servers) s->stop();
+  }
+
+  std::unique_ptr<ledger_writer> create(int e, int w, int a) {
+    auto writer = cluster.run(client->create({.ensemble_size = e, .write_quorum = w, .ack_quorum = a}));
+    EXPECT_TRUE(writer) << writer.error();
+    return writer ? std::move(writer).value() : nullptr;
+  }
+
+  std::vector<std::string> read_all(ledger_id id, bool recover = false) {
+    auto reader = cluster.run(client->open(id, recover));
+    EXPECT_TRUE(reader) << reader.error();
+    if (!reader || reader.value()->last_entry().value() < 0) return {};
+    auto entries = cluster.run(reader.value()->read(entry_id(0), reader.value()->last_entry()));
+    EXPECT_TRUE(entries) << entries.error();
+    std::vector<std::string> out;
+    if (entries) {
+      for (const auto& e : entries.value()) out.push_back(text_of(e));
+    }
+    return out;
+  }
+
+  // Sends raw bytes to bookie 0 and returns its answer and whether it then closed.
+  std::pair<bookie_protocol::response, bool> raw_exchange(const std::string& bytes) {
+    asio::io_context io;
+    asio::ip::tcp::socket socket(io);
+    socket.connect({asio::ip::make_address("127.0.0.1"), servers[0]->port()});
+    asio::write(socket, asio::buffer(bytes));
+    std::uint8_t header[4];
+    asio::read(socket, asio::buffer(header));
+    std::string body((std::size_t{header[2]} << 8) | header[3], '\0');
+    asio::read(socket, asio::buffer(body));
+    bookie_protocol::response response;
+    EXPECT_TRUE(response.ParseFromString(body));
+    boost::system::error_code ec;
+    char more;
+    asio::read(socket, asio::buffer(&more, 1), ec);
+    return {response, ec == asio::error::eof};
+  }
+
+  test_cluster cluster{3};
+  static_bookie_directory directory;
+  std::vector<std::unique_ptr<bookie::bookie_server>> servers;
+  std::unique_ptr<ledger_client> client;
+};
+
+TEST_F(remote_bookies, entries_added_at_3_3_2_read_back_in_order) {
+  auto writer = create(3, 3, 2);
+  ASSERT_TRUE(writer);
+  for (int i = 0; i < 200; ++i) {
+    auto added = cluster.run(writer->add(bytes_of("entry-" + std::to_string(i))));
+    ASSERT_TRUE(added) << added.error();
+    EXPECT_EQ(added.value().value(), i);
+  }
+  ASSERT_TRUE(cluster.run(writer->close()));
+  auto got = read_all(writer->id());
+  ASSERT_EQ(got.size(), 200u);
+  for (int i = 0; i < 200; ++i) EXPECT_EQ(got[i], "entry-" + std::to_string(i));
+}
+
+TEST_F(remote_bookies, a_stopped_bookie_leaves_adds_at_the_ack_quorum_and_reads_on_the_others) {
+  auto writer = create(3, 3, 2);
+  ASSERT_TRUE(writer);
+  for (int i = 0; i < 50; ++i) ASSERT_TRUE(cluster.run(writer->add(bytes_of(std::to_string(i)))));
+  servers[0]->stop();
+  for (int i = 50; i < 100; ++i) {
+    auto added = cluster.run(writer->add(bytes_of(std::to_string(i))));
+    ASSERT_TRUE(added) << "entry " << i << ": " << added.error();
+  }
+  ASSERT_TRUE(cluster.run(writer->close()));
+  auto got = read_all(writer->id());
+  ASSERT_EQ(got.size(), 100u);
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(got[i], std::to_string(i));
+}
+
+TEST_F(remote_bookies, two_stopped_bookies_fail_the_add_at_3_3_2) {
+  auto writer = create(3, 3, 2);
+  ASSERT_TRUE(writer);
+  ASSERT_TRUE(cluster.run(writer->add(bytes_of("kept"))));
+  servers[0]->stop();
+  servers[1]->stop();
+  auto added = cluster.run(writer->add(bytes_of("lost")));
+  ASSERT_FALSE(added);
+  EXPECT_EQ(added.error(), errc::write_failed);
+}
+
+TEST_F(remote_bookies, recovery_fences_the_old_writer) {
+  auto writer = create(3, 2, 2);
+  ASSERT_TRUE(writer);
+  for (int i = 0; i < 10; ++i) ASSERT_TRUE(cluster.run(writer->add(bytes_of(std::to_string(i)))));
+  auto recovered = read_all(writer->id(), true);
+  EXPECT_EQ(recovered.size(), 10u);
+  auto late = cluster.run(writer->add(bytes_of("after fencing")));
+  ASSERT_FALSE(late);
+  EXPECT_EQ(late.error(), errc::ledger_fenced);
+}
+
+TEST_F(remote_bookies, a_read_of_a_ledger_the_bookie_lacks_is_ledger_not_found) {
+  remote_bookie_client one(cluster.shards[1].executor(), {.address = fmt::format("127.0.0.1:{}", servers[0]->port())});
+  auto read = cluster.run(one.read_entry(ledger_id(987654), entry_id(0)));
+  ASSERT_FALSE(read);
+  EXPECT_EQ(read.error(), bookie::errc::ledger_not_found);
+}
+
+TEST_F(remote_bookies, a_garbage_frame_gets_ebadreq_and_only_its_connection_closes) {
+  const std::string garbage = std::string("\x00\x00\x00\x05", 4) + "\xff\xff\xff\xff\xff";
+  auto [response, closed] = raw_exchange(garbage);
+  EXPECT_EQ(response.status(), bookie_protocol::BK_EBADREQ);
+  EXPECT_THAT(response.message(), HasSubstr("not a bookie request"));
+  EXPECT_TRUE(closed);
+  auto writer = create(3, 3, 3);
+  ASSERT_TRUE(writer);
+  EXPECT_TRUE(cluster.run(writer->add(bytes_of("still serving"))));
+}
+
+TEST_F(remote_bookies, an_oversized_frame_is_refused_before_it_is_read) {
+  auto [response, closed] = raw_exchange(std::string("\x7f\x00\x00\x00", 4));
+  EXPECT_EQ(response.status(), bookie_protocol::BK_EBADREQ);
+  EXPECT_THAT(response.message(), HasSubstr("larger than this bookie takes"));
+  EXPECT_TRUE(closed);
+}
+
+TEST_F(remote_bookies, a_bookie_that_is_not_there_fails_the_call_clearly) {
+  remote_bookie_client nowhere(cluster.shards[1].executor(),
+                               {.address = fmt::format("127.0.0.1:{}", magnetar::testing::free_port()),
+                                .connect_timeout = std::chrono::seconds(2)});
+  auto read = cluster.run(nowhere.read_last_add_confirmed(ledger_id(1)));
+  ASSERT_FALSE(read);
+  EXPECT_THAT(read.error().detail(), HasSubstr("connect"));
+}
+
+}  // namespace
+}  // namespace magnetar::ledger::testing
