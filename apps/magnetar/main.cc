@@ -3,12 +3,14 @@
 //   magnetar version      print the version and exit
 //   magnetar admin ...    administer a broker through its REST API (admin_command.h)
 //   magnetar standalone   broker + bookie + metadata store in one process (standalone_command.h)
+//   magnetar bookie       a cluster's storage node, registered in ZooKeeper (bookie_command.h)
 //
-// The broker and bookie subcommands of a cluster arrive with the cluster; each
-// subcommand's own --help explains its options.
+// The broker subcommand of a cluster arrives with the cluster; each subcommand's own
+// --help explains its options.
 #include "admin_command.h"
 #include "base/log.h"
 #include "base/version.h"
+#include "bookie_command.h"
 #include "standalone_command.h"
 
 #include <fmt/format.h>
@@ -48,6 +50,7 @@ int main(int argc, char** argv) {
   auto* version = app.add_subcommand("version", "Print the version and build of this binary and exit");
   magnetar::app::admin_command admin(app);
   magnetar::app::standalone_command standalone(app);
+  magnetar::app::bookie_command bookie(app);
 
   CLI11_PARSE(app, argc, argv);
   if (app.get_subcommands().empty()) {
@@ -65,5 +68,6 @@ int main(int argc, char** argv) {
   if (version->parsed()) return run_version();
   if (admin.parsed()) return admin.run();
   if (standalone.parsed()) return standalone.run();
+  if (bookie.parsed()) return bookie.run();
   return EXIT_FAILURE;
 }

@@ -110,24 +110,40 @@ awaitable<result<entry_id>> ledger_client::recover(ledger_metadata& m, std::int6
     MAGNETAR_CO_TRY(st, co_await _store.put(ledger_path(m.id), to_json(m), version));
     version = st.version;
   }
-  // Fence every bookie of the last ensemble: after this no writer can add,
-  // and each answers what it holds.
+  // Fence the bookies of the last ensemble: after this no writer can add, and
+  // each answers what it holds. As in BookKeeper, bookies may be down as long
+  // as every write set has W - A + 1 fenced: then no add can reach its ack
+  // quorum any more.
   const auto& ensemble = m.ensembles.rbegin()->second;
   std::int64_t lac = -1;
+  std::set<std::string> fenced_bookies;
+  std::string failures;
   for (const auto& bookie_id : ensemble) {
     MAGNETAR_CO_TRY(client, client_of(bookie_id));
     auto fenced = co_await client->fence(m.id);
     if (!fenced) {
-      co_return fail(errc::read_failed, fmt::format("recovering ledger {}: fence on bookie {}: {}", m.id, bookie_id,
-                                                    fenced.error().message()));
+      failures += fmt::format("{}{}: {}", failures.empty() ? "" : "; ", bookie_id, fenced.error().message());
+      continue;
     }
+    fenced_bookies.insert(bookie_id);
     lac = std::max(lac, fenced.value().last_add_confirmed.value());
+  }
+  const auto enough = static_cast<std::size_t>(m.write_quorum - m.ack_quorum + 1);
+  for (std::size_t first = 0; first < ensemble.size(); ++first) {
+    const auto set = m.write_set(entry_id(static_cast<std::int64_t>(first)));
+    const auto answered = std::count_if(set.begin(), set.end(), [&](const auto& b) { return fenced_bookies.count(b); });
+    if (static_cast<std::size_t>(answered) < enough) {
+      co_return fail(errc::read_failed, fmt::format("recovering ledger {}: too few bookies fenced ({} of a write set, "
+                                                    "{} needed): {}",
+                                                    m.id, answered, enough, failures));
+    }
   }
   // Entries past the LAC may have reached their ack quorum without the
   // writer hearing back: take every one some bookie holds.
-  // Stop only where every bookie of the write set says the entry does not
-  // exist: any other failure could hide an acknowledged entry, so recovery
-  // fails and is retried later instead.
+  // Stop only where enough bookies of the write set say the entry does not
+  // exist that it can't have been acknowledged (read_entry's rule): any other
+  // failure could hide an acknowledged entry, so recovery fails and is
+  // retried later instead.
   std::int64_t last = lac;
   for (;;) {
     auto entry = co_await read_entry(m, entry_id(last + 1));
@@ -165,16 +181,17 @@ awaitable<result<void>> ledger_client::remove(ledger_id id) {
 
 awaitable<result<wire::shared_bytes>> ledger_client::read_entry(const ledger_metadata& m, entry_id entry) {
   std::string failures;
-  bool all_missing = true;
+  int missing = 0;
   for (const auto& bookie_id : m.write_set(entry)) {
     MAGNETAR_CO_TRY(client, client_of(bookie_id));
     auto read = co_await client->read_entry(m.id, entry);
     if (read) co_return std::move(read).value();
-    all_missing = all_missing &&
-                  (read.error() == bookie::errc::entry_not_found || read.error() == bookie::errc::ledger_not_found);
+    if (read.error() == bookie::errc::entry_not_found || read.error() == bookie::errc::ledger_not_found) ++missing;
     failures += fmt::format("{}{}: {}", failures.empty() ? "" : "; ", bookie_id, read.error().message());
   }
-  co_return fail(all_missing ? errc::no_such_entry : errc::read_failed,
+  // W - A + 1 bookies without it: it never reached an ack quorum (BookKeeper's
+  // rule), so it isn't there, even if the others are unreachable.
+  co_return fail(missing >= m.write_quorum - m.ack_quorum + 1 ? errc::no_such_entry : errc::read_failed,
                  fmt::format("ledger {} entry {}: {}", m.id, entry, failures));
 }
 

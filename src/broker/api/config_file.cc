@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include "base/errc.h"
+#include "base/properties.h"
 #include "broker/api/pulsar_config_keys.h"
 #include "meta/store_url.h"
 #include "wire/topic_name.h"
@@ -31,12 +32,7 @@ constexpr std::int64_t int64_max = std::numeric_limits<std::int64_t>::max();
 
 auto bad_value(std::string detail) { return fail(base::errc::invalid_argument, std::move(detail)); }
 
-std::string_view trim(std::string_view text) {
-  constexpr std::string_view blanks = " \t\r\f\v";
-  const auto first = text.find_first_not_of(blanks);
-  if (first == std::string_view::npos) return {};
-  return text.substr(first, text.find_last_not_of(blanks) - first + 1);
-}
+using base::trim;
 
 std::string lower(std::string_view text) {
   std::string out(text);
@@ -277,29 +273,6 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
-result<std::string> read_file(std::string_view path) {
-  const std::string name(path);
-  const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    return fail(std::error_code(errno, std::generic_category()), fmt::format("config file {}", path));
-  }
-  std::string text;
-  std::array<char, 16 * 1024> buffer;
-  while (true) {
-    const ssize_t n = ::read(fd, buffer.data(), buffer.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int error = errno;
-      ::close(fd);
-      return fail(std::error_code(error, std::generic_category()), fmt::format("config file {}", path));
-    }
-    if (n == 0) break;
-    text.append(buffer.data(), static_cast<std::size_t>(n));
-  }
-  ::close(fd);
-  return text;
-}
-
 }  // namespace
 
 std::vector<std::string_view> implemented_config_keys() {
@@ -364,31 +337,14 @@ result<void> validate_broker_config(const broker_config& config) {
 
 result<parsed_broker_config> parse_broker_config(std::string_view text, std::string_view source) {
   parsed_broker_config parsed;
-  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // a UTF-8 byte order mark
-  std::size_t line_number = 0;
-  while (!text.empty()) {
-    ++line_number;
-    const auto end = text.find('\n');
-    const std::string_view line = trim(text.substr(0, end));
-    text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
-    if (line.empty() || line.starts_with('#') || line.starts_with('!')) continue;
-
-    const auto equals = line.find('=');
-    if (equals == std::string_view::npos) {
-      return fail(base::errc::invalid_argument,
-                  fmt::format("{}:{}: expected key=value, found '{}'", source, line_number, line));
-    }
-    const std::string_view key = trim(line.substr(0, equals));
-    const std::string_view value = trim(line.substr(equals + 1));
-    auto outcome = apply_config_setting(parsed.config, key, value);
-    if (!outcome) {
-      return fail(outcome.error().code(), fmt::format("{}:{}: {}", source, line_number, outcome.error().detail()));
-    }
-    if (outcome.value() == setting_outcome::not_implemented && !value.empty() &&
+  MAGNETAR_TRY(base::parse_properties(text, source, [&](std::string_view key, std::string_view value) -> result<void> {
+    MAGNETAR_TRY(outcome, apply_config_setting(parsed.config, key, value));
+    if (outcome == setting_outcome::not_implemented && !value.empty() &&
         std::find(parsed.not_implemented.begin(), parsed.not_implemented.end(), key) == parsed.not_implemented.end()) {
       parsed.not_implemented.emplace_back(key);
     }
-  }
+    return success();
+  }));
   if (auto valid = validate_broker_config(parsed.config); !valid) {
     return fail(valid.error().code(), fmt::format("{}: {}", source, valid.error().detail()));
   }
@@ -396,7 +352,7 @@ result<parsed_broker_config> parse_broker_config(std::string_view text, std::str
 }
 
 result<parsed_broker_config> read_broker_config(std::string_view path) {
-  MAGNETAR_TRY(text, read_file(path));
+  MAGNETAR_TRY(text, base::read_text_file(path));
   return parse_broker_config(text, path);
 }
 

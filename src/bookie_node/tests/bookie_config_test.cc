@@ -1,0 +1,62 @@
+// bookie_config: bookkeeper.conf keys as upstream names them.
+#include "bookie_node/bookie_config.h"
+
+#include <gmock/gmock.h>
+
+namespace magnetar::bookie_node {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+TEST(bookie_config, metadata_service_uri_gives_servers_and_chroot) {
+  auto parsed = parse_bookie_config("metadataServiceUri=zk+null://zk1:2181;zk2:2181/pulsar/ledgers\n", "b.conf");
+  ASSERT_TRUE(parsed) << parsed.error();
+  EXPECT_EQ(parsed.value().config.zookeeper_servers, "zk1:2181,zk2:2181");
+  EXPECT_EQ(parsed.value().config.chroot, "/pulsar");
+}
+
+TEST(bookie_config, directories_port_and_address_are_applied) {
+  auto parsed = parse_bookie_config(
+      "zkServers=127.0.0.1:2181\nbookiePort=3182\nadvertisedAddress=10.0.0.5\n"
+      "journalDirectories=/d/j1,/d/j2\nledgerDirectories=/d/l\n",
+      "b.conf");
+  ASSERT_TRUE(parsed) << parsed.error();
+  const auto& c = parsed.value().config;
+  EXPECT_EQ(c.bookie_id(), "10.0.0.5:3182");
+  EXPECT_THAT(c.journal_directories, ElementsAre("/d/j1", "/d/j2"));
+  EXPECT_THAT(c.ledger_directories, ElementsAre("/d/l"));
+}
+
+TEST(bookie_config, an_upstream_key_is_accepted_and_listed) {
+  auto parsed = parse_bookie_config("zkServers=h:1\nlostBookieRecoveryDelay=60\n", "b.conf");
+  ASSERT_TRUE(parsed) << parsed.error();
+  EXPECT_THAT(parsed.value().not_implemented, ElementsAre("lostBookieRecoveryDelay"));
+}
+
+TEST(bookie_config, an_unknown_key_is_an_error_naming_file_and_line) {
+  auto parsed = parse_bookie_config("zkServers=h:1\nbookiPort=3181\n", "b.conf");
+  ASSERT_FALSE(parsed);
+  EXPECT_THAT(parsed.error().detail(), HasSubstr("b.conf:2: bookiPort: not a bookie setting"));
+}
+
+TEST(bookie_config, several_ledger_directories_are_refused) {
+  auto parsed = parse_bookie_config("zkServers=h:1\nledgerDirectories=/a,/b\n", "b.conf");
+  ASSERT_FALSE(parsed);
+  EXPECT_THAT(parsed.error().detail(), HasSubstr("names 2 directories"));
+}
+
+TEST(bookie_config, a_metadata_service_uri_without_ledgers_is_refused) {
+  auto parsed = parse_bookie_config("metadataServiceUri=zk://h:2181/other\n", "b.conf");
+  ASSERT_FALSE(parsed);
+  EXPECT_THAT(parsed.error().detail(), HasSubstr("must end in /ledgers"));
+}
+
+TEST(bookie_config, the_metadata_store_is_required) {
+  auto parsed = parse_bookie_config("bookiePort=3181\n", "b.conf");
+  ASSERT_FALSE(parsed);
+  EXPECT_THAT(parsed.error().detail(), HasSubstr("metadataServiceUri"));
+}
+
+}  // namespace
+}  // namespace magnetar::bookie_node
