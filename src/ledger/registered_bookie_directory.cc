@@ -19,9 +19,11 @@ registered_bookie_directory::registered_bookie_directory(meta::store& store, asi
     : _store(store), _executor(std::move(executor)), _defaults(std::move(defaults)) {}
 
 awaitable<result<void>> registered_bookie_directory::start() {
-  _changes = _store.register_listener(_executor, [this](const meta::notification& n) {
-    if (n.path == available_path) io::spawn(_executor, [this]() { return refresh(); });
-  });
+  _changes =
+      _store.register_listener(_executor, [this, alive = std::weak_ptr<bool>(_alive)](const meta::notification& n) {
+        if (n.path != available_path || alive.expired()) return;
+        io::spawn(_executor, [this, alive]() { return refresh(alive); });
+      });
   auto children = co_await _store.children(available_path);
   if (!children) co_return fail(children.error());
   std::erase(children.value(), "readonly");
@@ -30,8 +32,9 @@ awaitable<result<void>> registered_bookie_directory::start() {
   co_return success();
 }
 
-awaitable<void> registered_bookie_directory::refresh() {
+awaitable<void> registered_bookie_directory::refresh(std::weak_ptr<bool> alive) {
   auto children = co_await _store.children(available_path);
+  if (alive.expired()) co_return;  // destroyed while reading
   if (!children) {
     spdlog::warn("bookie directory: reading {}: {}", available_path, children.error());
     co_return;

@@ -36,7 +36,7 @@ class registered_bookie_directory final : public bookie_directory {
   bookie_client* client(const std::string& bookie_id) override;
 
  private:
-  awaitable<void> refresh();
+  awaitable<void> refresh(std::weak_ptr<bool> alive);
 
   meta::store& _store;
   asio::any_io_executor _executor;
@@ -45,6 +45,9 @@ class registered_bookie_directory final : public bookie_directory {
   std::vector<std::string> _writable;
   std::map<std::string, std::unique_ptr<remote_bookie_client>> _clients;
   meta::listener_handle _changes;
+  // Refreshes in flight check it after each wait: destroy the directory on its
+  // executor (or after the store stopped) to rule out the last race.
+  std::shared_ptr<bool> _alive = std::make_shared<bool>(true);
 };
 
 }  // namespace magnetar::ledger

@@ -261,15 +261,23 @@ void zookeeper_store::replace_expired_main() {
   }
   if (!replacement) return;
   std::shared_ptr<zk::session> expired;
+  std::set<std::string> data_watches, child_watches;
   {
     std::lock_guard lock(_mutex);
     expired = std::exchange(_main, replacement);
-    for (const auto& path : _data_watches) zk::arm_data_watch(replacement->handle(), path);
-    for (const auto& path : _child_watches) zk::arm_child_watch(replacement->handle(), path);
-    spdlog::info("metadata store: new ZooKeeper session 0x{:x}; {} watches re-armed", replacement->id(),
-                 _data_watches.size() + _child_watches.size());
-    _session_listeners.publish({session_event::session_reestablished});
+    data_watches = _data_watches;
+    child_watches = _child_watches;
   }
+  for (const auto& path : data_watches) zk::arm_data_watch(replacement->handle(), path);
+  for (const auto& path : child_watches) zk::arm_child_watch(replacement->handle(), path);
+  // The server answers this after the watches above are set: listeners told
+  // of the new session may count on them. Not under the lock: the client's
+  // completion thread takes it for events.
+  Stat ignored;
+  zoo_exists(replacement->handle(), "/", 0, &ignored);
+  spdlog::info("metadata store: new ZooKeeper session 0x{:x}; {} watches re-armed", replacement->id(),
+               data_watches.size() + child_watches.size());
+  _session_listeners.publish({session_event::session_reestablished});
 }
 
 void zookeeper_store::watch_data(zhandle_t* zh, const std::string& path) {

@@ -1,13 +1,17 @@
-// Latency and throughput of the embedded metadata store: synced puts and
-// gets, from one caller and from several concurrent callers spread over two
-// shards. Per-operation latency percentiles are reported as counters (us).
-// The store lives under the system temp dir: on a tmpfs the sync costs
-// nothing and put figures mean little.
+// Latency and throughput of the metadata store: synced puts and gets, from
+// one caller and from several concurrent callers spread over two shards, on
+// the embedded store (backend 0) and on a ZooKeeper server that the benchmark
+// starts (backend 1; Debian's zookeeper package, data in the temp dir).
+// Per-operation latency percentiles are reported as counters (us). The data
+// lives under the system temp dir: on a tmpfs the sync costs nothing and put
+// figures mean little.
 #include "base/histogram.h"
 #include "io/run_on.h"
 #include "io/running_shards.h"
 #include "io/temp_directory.h"
 #include "meta/rocksdb_store.h"
+#include "meta/zookeeper_store.h"
+#include "testing/zookeeper_server.h"
 
 #include <benchmark/benchmark.h>
 
@@ -21,17 +25,36 @@ namespace {
 constexpr std::int64_t highest_latency_us = 10'000'000;
 const std::string value_256b(256, 'm');
 
+// One ZooKeeper server for every benchmark of the run (a JVM takes seconds to start).
+const std::string& zookeeper_address() {
+  static io::temp_directory dir{"magnetar-meta-bench-zk"};
+  static testing::zookeeper_server server(dir.path());
+  static const std::string address = [] {
+    std::string why;
+    MAGNETAR_ASSERT(server.start(&why), "ZooKeeper: {}", why);
+    return server.address();
+  }();
+  return address;
+}
+
 class bench_store {
  public:
-  bench_store() {
-    auto started = io::block_on(shards[0], store.start());
+  explicit bench_store(bool zookeeper) {
+    static int next_chroot = 0;
+    if (zookeeper) {
+      store = std::make_unique<zookeeper_store>(zookeeper_store::options{
+          .servers = zookeeper_address(), .chroot = "/bench-" + std::to_string(next_chroot++)});
+    } else {
+      store = std::make_unique<rocksdb_store>(rocksdb_store::options{.directory = dir / "meta"});
+    }
+    auto started = io::block_on(shards[0], store->start());
     MAGNETAR_ASSERT(started, "start: {}", started.error());
   }
-  ~bench_store() { io::block_on(shards[0], store.stop()); }
+  ~bench_store() { io::block_on(shards[0], store->stop()); }
 
   io::temp_directory dir{"magnetar-meta-bench"};
   io::running_shards shards{2};
-  rocksdb_store store{rocksdb_store::options{.directory = dir / "meta"}};
+  std::unique_ptr<meta::store> store;
 };
 
 // Runs `ops_per_iteration` calls of op(caller, i) per benchmark iteration,
@@ -71,29 +94,29 @@ void drive(benchmark::State& state, bench_store& b, std::int64_t ops_per_iterati
 }
 
 void put_synced(benchmark::State& state) {
-  bench_store b;
+  bench_store b(state.range(1) == 1);
   drive(state, b, 64, [&](std::int64_t caller, std::int64_t i) -> awaitable<bool> {
     auto path = "/bench/c" + std::to_string(caller) + "/k" + std::to_string(i % 16);
-    co_return static_cast<bool>(co_await b.store.put(std::move(path), value_256b, std::nullopt));
+    co_return static_cast<bool>(co_await b.store->put(std::move(path), value_256b, std::nullopt));
   });
 }
-BENCHMARK(put_synced)->ArgName("callers")->Arg(1)->Arg(4)->Arg(16)->UseRealTime();
+BENCHMARK(put_synced)->ArgNames({"callers", "zookeeper"})->ArgsProduct({{1, 4, 16}, {0, 1}})->UseRealTime();
 
 void get_existing(benchmark::State& state) {
-  bench_store b;
+  bench_store b(state.range(1) == 1);
   constexpr int keys = 1000;
   io::block_on(b.shards[0], [&]() -> awaitable<void> {
     for (int k = 0; k < keys; ++k) {
-      auto r = co_await b.store.put("/bench/k" + std::to_string(k), value_256b, std::nullopt);
+      auto r = co_await b.store->put("/bench/k" + std::to_string(k), value_256b, std::nullopt);
       MAGNETAR_ASSERT(r, "fill: {}", r.error());
     }
   }());
   drive(state, b, 2000, [&](std::int64_t caller, std::int64_t i) -> awaitable<bool> {
-    auto r = co_await b.store.get("/bench/k" + std::to_string((caller * 7919 + i) % keys));
+    auto r = co_await b.store->get("/bench/k" + std::to_string((caller * 7919 + i) % keys));
     co_return r&& r.value().has_value();
   });
 }
-BENCHMARK(get_existing)->ArgName("callers")->Arg(1)->Arg(4)->Arg(16)->UseRealTime();
+BENCHMARK(get_existing)->ArgNames({"callers", "zookeeper"})->ArgsProduct({{1, 4, 16}, {0, 1}})->UseRealTime();
 
 }  // namespace
 }  // namespace magnetar::meta
