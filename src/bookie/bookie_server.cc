@@ -2,6 +2,7 @@
 
 #include "bookie/bookie_requests.h"
 #include "io/block_on.h"
+#include "io/frame_reader.h"
 #include "io/oneshot_signal.h"
 #include "io/run_on.h"
 #include "proto/bookie_protocol.pb.h"
@@ -23,23 +24,15 @@ class bookie_connection : public std::enable_shared_from_this<bookie_connection>
 
   awaitable<void> read_loop() {
     auto self = shared_from_this();
+    io::frame_reader frames(_server._options.max_frame_bytes);
     for (;;) {
-      std::uint8_t header[4];
-      boost::system::error_code ec;
-      co_await asio::async_read(_socket, asio::buffer(header), asio::redirect_error(asio::use_awaitable, ec));
-      if (ec) break;
-      const std::size_t length = (std::size_t{header[0]} << 24) | (std::size_t{header[1]} << 16) |
-                                 (std::size_t{header[2]} << 8) | std::size_t{header[3]};
-      if (length > _server._options.max_frame_bytes) {
-        refuse(fmt::format("a frame of {} bytes is larger than this bookie takes ({} bytes)", length,
-                           _server._options.max_frame_bytes));
+      auto frame = co_await frames.next(_socket);
+      if (!frame) {
+        if (frame.error() == std::errc::message_size) refuse(std::string(frame.error().detail()));
         break;
       }
-      std::string body(length, '\0');
-      co_await asio::async_read(_socket, asio::buffer(body), asio::redirect_error(asio::use_awaitable, ec));
-      if (ec) break;
       bp::request request;
-      if (!request.ParseFromString(body)) {
+      if (!request.ParseFromArray(frame.value().data(), static_cast<int>(frame.value().size()))) {
         refuse("the frame is not a bookie request");
         break;
       }

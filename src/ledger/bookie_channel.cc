@@ -1,5 +1,6 @@
 #include "ledger/bookie_channel.h"
 
+#include "io/frame_reader.h"
 #include "io/run_on.h"
 
 #include <fmt/format.h>
@@ -88,20 +89,13 @@ awaitable<void> bookie_channel::connect_and_read() {
     _writing = true;
     io::spawn(_executor, [self = shared_from_this()]() { return self->write_loop(); });
   }
+  // Answers are small but a range read's may be large: as large as a frame can be.
+  io::frame_reader frames(std::size_t{1} << 30);
   for (;;) {
-    std::uint8_t header[4];
-    co_await asio::async_read(_socket, asio::buffer(header), asio::redirect_error(asio::use_awaitable, ec));
-    if (ec) break;
-    const std::size_t length = (std::size_t{header[0]} << 24) | (std::size_t{header[1]} << 16) |
-                               (std::size_t{header[2]} << 8) | std::size_t{header[3]};
-    std::string body(length, '\0');
-    co_await asio::async_read(_socket, asio::buffer(body), asio::redirect_error(asio::use_awaitable, ec));
-    if (ec) break;
+    auto frame = co_await frames.next(_socket);
+    if (!frame) break;
     bp::response response;
-    if (!response.ParseFromString(body)) {
-      ec = asio::error::invalid_argument;
-      break;
-    }
+    if (!response.ParseFromArray(frame.value().data(), static_cast<int>(frame.value().size()))) break;
     if (response.txn_id() == 0) {
       spdlog::warn("bookie {} refused the connection: {}", _options.address, response.message());
       break;

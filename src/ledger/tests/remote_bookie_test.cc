@@ -151,7 +151,7 @@ TEST_F(remote_bookies, a_garbage_frame_gets_ebadreq_and_only_its_connection_clos
 TEST_F(remote_bookies, an_oversized_frame_is_refused_before_it_is_read) {
   auto [response, closed] = raw_exchange(std::string("\x7f\x00\x00\x00", 4));
   EXPECT_EQ(response.status(), bookie_protocol::BK_EBADREQ);
-  EXPECT_THAT(response.message(), HasSubstr("larger than this bookie takes"));
+  EXPECT_THAT(response.message(), HasSubstr("is larger than the limit"));
   EXPECT_TRUE(closed);
 }
 
