@@ -119,21 +119,21 @@ io::shard& bookie::owner_of(ledger_id ledger) {
 }
 
 awaitable<result<void>> bookie::add_entry(ledger_id ledger, entry_id entry, entry_id last_add_confirmed,
-                                          wire::shared_bytes payload) {
+                                          wire::shared_bytes payload, add_mode mode) {
   MAGNETAR_CO_TRY(pass [[maybe_unused]], _gate.enter());
   auto& owner = owner_of(ledger);
-  if (owner.is_current()) co_return co_await add_on_owner(ledger, entry, last_add_confirmed, std::move(payload));
+  if (owner.is_current()) co_return co_await add_on_owner(ledger, entry, last_add_confirmed, std::move(payload), mode);
   co_return co_await io::run_on(owner, [&]() -> awaitable<result<void>> {
-    return add_on_owner(ledger, entry, last_add_confirmed, std::move(payload));
+    return add_on_owner(ledger, entry, last_add_confirmed, std::move(payload), mode);
   });
 }
 
-awaitable<result<void>> bookie::add_on_owner(ledger_id ledger, entry_id entry, entry_id lac,
-                                             wire::shared_bytes payload) {
+awaitable<result<void>> bookie::add_on_owner(ledger_id ledger, entry_id entry, entry_id lac, wire::shared_bytes payload,
+                                             add_mode mode) {
   // No suspension from the fence check to the journal enqueue (see header).
   auto state = _storage->state(ledger);
   if (!state && state.error() != errc::ledger_not_found) co_return fail(std::move(state).error());
-  if (state && state.value().fenced) {
+  if (state && state.value().fenced && mode != add_mode::recovery) {
     co_return fail(errc::ledger_fenced, fmt::format("add ledger {} entry {}: the ledger is fenced", ledger, entry));
   }
   // What the journal will refuse must not reach storage either: a failed add

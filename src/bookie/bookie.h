@@ -26,6 +26,7 @@
 #include "base/clock.h"
 #include "base/ids.h"
 #include "base/result.h"
+#include "bookie/add_mode.h"
 #include "bookie/journal.h"
 #include "bookie/ledger_storage.h"
 #include "io/blocking_pool.h"
@@ -86,10 +87,11 @@ class bookie {
   void start();
   awaitable<void> stop();
 
-  // Durable when it completes. ledger_fenced after a fence, ledger_deleted
-  // after a delete, journal_failed or storage errors otherwise.
+  // Durable when it completes. ledger_fenced after a fence (unless a
+  // recovery add), ledger_deleted after a delete, journal_failed or storage
+  // errors otherwise.
   awaitable<result<void>> add_entry(ledger_id ledger, entry_id entry, entry_id last_add_confirmed,
-                                    wire::shared_bytes payload);
+                                    wire::shared_bytes payload, add_mode mode = add_mode::normal);
   awaitable<result<wire::shared_bytes>> read_entry(ledger_id ledger, entry_id entry);
   // As ledger_storage::read_range: entries first..last up to the first unreadable one.
   awaitable<result<std::vector<wire::shared_bytes>>> read_range(ledger_id ledger, entry_id first, entry_id last);
@@ -110,7 +112,8 @@ class bookie {
     return *_journals[static_cast<std::size_t>(ledger.value()) % _journals.size()];
   }
   result<void> replay();
-  awaitable<result<void>> add_on_owner(ledger_id ledger, entry_id entry, entry_id lac, wire::shared_bytes payload);
+  awaitable<result<void>> add_on_owner(ledger_id ledger, entry_id entry, entry_id lac, wire::shared_bytes payload,
+                                       add_mode mode);
   awaitable<result<fence_result>> fence_on_owner(ledger_id ledger);
   awaitable<void> checkpoint_loop();
   awaitable<result<void>> checkpoint_now();

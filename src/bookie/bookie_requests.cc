@@ -27,8 +27,9 @@ awaitable<bp::response> add(bookie& b, const request_context& context, const bp:
   if (context.read_only) co_return answer(request, bp::BK_EREADONLY, "the bookie is read-only");
   const auto& body = add.body();
   auto payload = wire::shared_bytes::copy_of(std::as_bytes(std::span(body.data(), body.size())));
-  auto added = co_await b.add_entry(ledger_id(add.ledger_id()), entry_id(add.entry_id()),
-                                    entry_id(add.last_add_confirmed()), std::move(payload));
+  auto added =
+      co_await b.add_entry(ledger_id(add.ledger_id()), entry_id(add.entry_id()), entry_id(add.last_add_confirmed()),
+                           std::move(payload), add.recovery_add() ? add_mode::recovery : add_mode::normal);
   if (!added) co_return failed(request, added.error());
   co_return answer(request, bp::BK_EOK);
 }

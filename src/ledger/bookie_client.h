@@ -7,6 +7,7 @@
 
 #include "base/ids.h"
 #include "base/result.h"
+#include "bookie/add_mode.h"
 #include "io/asio.h"
 #include "wire/shared_bytes.h"
 
@@ -26,7 +27,7 @@ class bookie_client {
  public:
   virtual ~bookie_client() = default;
   virtual awaitable<result<void>> add_entry(ledger_id ledger, entry_id entry, entry_id last_add_confirmed,
-                                            wire::shared_bytes payload) = 0;
+                                            wire::shared_bytes payload, bookie::add_mode mode) = 0;
   virtual awaitable<result<wire::shared_bytes>> read_entry(ledger_id ledger, entry_id entry) = 0;
   // Entries first..last in order, up to the first one this bookie cannot read: that
   // one's error when it is `first`, else the entries before it. A bookie that can serve a

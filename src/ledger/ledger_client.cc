@@ -16,12 +16,6 @@ namespace {
 
 constexpr std::string_view id_prefix = "/ledgers/idgen/id-";
 
-// What a writer reports when a bookie refused an add.
-error write_error(ledger_id ledger, std::int64_t entry, const std::string& bookie, const error& cause) {
-  const auto code = cause == bookie::errc::ledger_fenced ? errc::ledger_fenced : errc::write_failed;
-  return error(code, fmt::format("ledger {} entry {} on bookie {}: {}", ledger, entry, bookie, cause.message()));
-}
-
 }  // namespace
 
 // ---- ledger_client ---------------------------------------------------------
@@ -42,8 +36,10 @@ awaitable<result<ledger_id>> ledger_client::allocate_id() {
 
 awaitable<result<std::unique_ptr<ledger_writer>>> ledger_client::create(ledger_config config) {
   if (config.ensemble_size < 1 || config.write_quorum < 1 || config.ack_quorum < 1 ||
-      config.write_quorum > config.ensemble_size || config.ack_quorum > config.write_quorum) {
-    co_return fail(errc::invalid_config, fmt::format("ensemble {} write quorum {} ack quorum {}: need E >= W >= A >= 1",
+      config.write_quorum > config.ensemble_size || config.ack_quorum > config.write_quorum ||
+      config.ensemble_size > 64) {
+    co_return fail(errc::invalid_config, fmt::format("ensemble {} write quorum {} ack quorum {}: need 64 >= E >= W >= "
+                                                     "A >= 1",
                                                      config.ensemble_size, config.write_quorum, config.ack_quorum));
   }
   auto bookies = _bookies.writable_bookies();
@@ -66,7 +62,8 @@ awaitable<result<std::unique_ptr<ledger_writer>>> ledger_client::create(ledger_c
   m.created_ms = std::chrono::duration_cast<std::chrono::milliseconds>(_clock.wall_now().time_since_epoch()).count();
   m.custom = std::move(config.custom);
   MAGNETAR_CO_TRY(st, co_await _store.put(ledger_path(id), to_json(m), -1));
-  co_return std::unique_ptr<ledger_writer>(new ledger_writer(*this, std::move(m), st.version));
+  auto adds = std::make_shared<add_pipeline>(_store, _bookies, std::move(m), st.version, -1, bookie::add_mode::normal);
+  co_return std::unique_ptr<ledger_writer>(new ledger_writer(*this, std::move(adds)));
 }
 
 awaitable<result<std::pair<ledger_metadata, std::int64_t>>> ledger_client::read_metadata(ledger_id id) {
@@ -139,24 +136,42 @@ awaitable<result<entry_id>> ledger_client::recover(ledger_metadata& m, std::int6
     }
   }
   // Entries past the LAC may have reached their ack quorum without the
-  // writer hearing back: take every one some bookie holds.
+  // writer hearing back: take every one some bookie holds, and write it back
+  // to its whole write set with recovery adds (they pass the fence), so that
+  // the closed ledger holds each entry W times, as the writer meant to.
   // Stop only where enough bookies of the write set say the entry does not
   // exist that it can't have been acknowledged (read_entry's rule): any other
   // failure could hide an acknowledged entry, so recovery fails and is
   // retried later instead.
+  auto rewrites = std::make_shared<add_pipeline>(_store, _bookies, m, version, lac, bookie::add_mode::recovery);
+  auto executor = co_await asio::this_coro::executor;
   std::int64_t last = lac;
+  std::uint64_t recovered_bytes = 0;
   for (;;) {
     auto entry = co_await read_entry(m, entry_id(last + 1));
     if (!entry) {
       if (entry.error() == errc::no_such_entry) break;
       co_return fail(entry.error().code(), fmt::format("recovering ledger {}: {}", m.id, entry.error().detail()));
     }
-    m.length += entry.value().size();
+    recovered_bytes += entry.value().size();
     ++last;
+    // Spawned in entry order, so the pipeline numbers them as the ledger did.
+    io::spawn(executor,
+              [rewrites, payload = std::move(entry).value()]() -> awaitable<void> { co_await rewrites->add(payload); });
   }
-  m.state = ledger_state::closed;
-  m.last_entry = entry_id(last);
-  MAGNETAR_CO_TRY(st, co_await _store.put(ledger_path(m.id), to_json(m), version));
+  co_await rewrites->drain();
+  if (rewrites->failure()) {
+    co_return fail(rewrites->failure()->code(),
+                   fmt::format("recovering ledger {}: {}", m.id, rewrites->failure()->detail()));
+  }
+  // The re-writes may have changed the ensemble; the length counts what the
+  // LAC covered (as reported by the writer's bookies) plus what was recovered.
+  auto closed = rewrites->metadata();
+  closed.state = ledger_state::closed;
+  closed.last_entry = entry_id(last);
+  closed.length = m.length + recovered_bytes;
+  MAGNETAR_CO_TRY(st, co_await _store.put(ledger_path(m.id), to_json(closed), rewrites->version()));
+  m = std::move(closed);
   version = st.version;
   spdlog::info("ledger {} recovered: closed at entry {} (LAC was {})", m.id, last, lac);
   co_return entry_id(last);
@@ -249,118 +264,37 @@ awaitable<result<entry_id>> ledger_reader::read_last_add_confirmed() {
 
 awaitable<result<entry_id>> ledger_writer::add(wire::shared_bytes payload) {
   if (_closed) co_return fail(errc::ledger_closed, fmt::format("add to ledger {} after close", id()));
-  if (_failure) co_return fail(*_failure);
-  const auto entry = ++_pushed;
-  _length += payload.size();
-  ++_in_flight;
-  auto written = co_await write_to_quorum(entry, _confirmed, std::move(payload));
-  if (!written) {
-    fail_all(std::move(written).error());
-  } else if (_failure) {
-    // An earlier entry failed: this one can never be confirmed; no waiting.
-  } else if (entry == _confirmed + 1) {
-    confirm(entry);
-  } else {
-    // Acked ahead of an earlier entry: wait for it to be confirmed.
-    _acked_ahead.insert(entry);
-    auto waiter = std::make_shared<io::oneshot_signal>(co_await asio::this_coro::executor);
-    _waiters[entry] = waiter;
-    co_await waiter->wait();
-  }
-  if (--_in_flight == 0 && _drained) _drained->fire();
-  if (_failure && _confirmed < entry) co_return fail(*_failure);
-  co_return entry_id(entry);
-}
-
-awaitable<result<void>> ledger_writer::write_to_quorum(std::int64_t entry, std::int64_t lac,
-                                                       wire::shared_bytes payload) {
-  const auto bookies = _metadata.write_set(entry_id(entry));
-  if (bookies.size() == 1) {
-    MAGNETAR_CO_TRY(client, _client.client_of(bookies[0]));
-    auto added = co_await client->add_entry(id(), entry_id(entry), entry_id(lac), std::move(payload));
-    if (!added) co_return fail(write_error(id(), entry, bookies[0], added.error()));
-    co_return success();
-  }
-  // Several bookies: send to all, complete at the ack quorum (or as soon as
-  // the quorum can no longer be reached).
-  struct quorum_state {
-    int acks = 0, failures = 0;
-    std::optional<error> last_failure;
-    io::oneshot_signal reached;
-    explicit quorum_state(asio::any_io_executor ex) : reached(std::move(ex)) {}
-  };
-  auto executor = co_await asio::this_coro::executor;
-  auto state = std::make_shared<quorum_state>(executor);
-  const int needed = _metadata.ack_quorum, tolerable = static_cast<int>(bookies.size()) - needed;
-  for (const auto& bookie_id : bookies) {
-    MAGNETAR_CO_TRY(client, _client.client_of(bookie_id));
-    io::spawn(executor, [=, ledger = id()]() -> awaitable<void> {
-      auto added = co_await client->add_entry(ledger, entry_id(entry), entry_id(lac), payload);
-      if (added) {
-        if (++state->acks == needed) state->reached.fire();
-      } else {
-        state->last_failure = write_error(ledger, entry, bookie_id, added.error());
-        if (++state->failures > tolerable) state->reached.fire();
-      }
-    });
-  }
-  co_await state->reached.wait();
-  if (state->acks >= needed) co_return success();
-  co_return fail(*state->last_failure);
-}
-
-void ledger_writer::confirm(std::int64_t entry) {
-  _confirmed = entry;
-  while (!_acked_ahead.empty() && *_acked_ahead.begin() == _confirmed + 1) {
-    _confirmed = *_acked_ahead.begin();
-    _acked_ahead.erase(_acked_ahead.begin());
-  }
-  while (!_waiters.empty() && _waiters.begin()->first <= _confirmed) {
-    _waiters.begin()->second->fire();
-    _waiters.erase(_waiters.begin());
-  }
-}
-
-void ledger_writer::fail_all(error e) {
-  if (!_failure) {
-    spdlog::warn("ledger {}: writer failed: {}", id(), e.message());
-    _failure = std::move(e);
-  }
-  // Entries acked past a failed one are not confirmed: wake them to fail.
-  for (auto& [entry, waiter] : _waiters) waiter->fire();
-  _waiters.clear();
-  _acked_ahead.clear();
+  const auto size = payload.size();
+  MAGNETAR_CO_TRY(entry, co_await _adds->add(std::move(payload)));
+  _length += size;
+  co_return entry;
 }
 
 awaitable<result<void>> ledger_writer::close() {
   if (_closed) co_return success();
   _closed = true;
-  if (_in_flight > 0) {
-    _drained = std::make_shared<io::oneshot_signal>(co_await asio::this_coro::executor);
-    co_await _drained->wait();
-  }
-  auto m = _metadata;
+  co_await _adds->drain();
+  auto m = metadata();
   m.state = ledger_state::closed;
-  m.last_entry = entry_id(_confirmed);
+  m.last_entry = last_add_confirmed();
   m.length = _length;
-  auto put = co_await _client._store.put(ledger_path(id()), to_json(m), _version);
+  auto put = co_await _client._store.put(ledger_path(id()), to_json(m), _adds->version());
   if (!put) {
     if (put.error() == meta::errc::bad_version) {
       co_return fail(errc::ledger_fenced, fmt::format("closing ledger {}: another client recovered it", id()));
     }
     co_return fail(std::move(put).error());
   }
-  _metadata = std::move(m);
-  _version = put.value().version;
+  _adds->set_metadata(std::move(m), put.value().version);
   co_return success();
 }
 
 awaitable<result<std::vector<wire::shared_bytes>>> ledger_writer::read(entry_id first, entry_id last) {
-  if (first.value() < 0 || last < first || last.value() > _confirmed) {
+  if (first.value() < 0 || last < first || last > last_add_confirmed()) {
     co_return fail(errc::entry_beyond_last,
-                   fmt::format("ledger {}: read [{}, {}] with the LAC at {}", id(), first, last, _confirmed));
+                   fmt::format("ledger {}: read [{}, {}] with the LAC at {}", id(), first, last, last_add_confirmed()));
   }
-  co_return co_await _client.read_range(_metadata, first, last);
+  co_return co_await _client.read_range(metadata(), first, last);
 }
 
 }  // namespace magnetar::ledger

@@ -9,9 +9,9 @@
 // more), finds the last entry any bookie holds past the LAC, and closes the
 // ledger there, so that no entry a writer was told is durable is left out.
 //
-// Not built yet: ensemble changes (a failed bookie is not replaced; the
-// writer fails and its owner starts a new ledger, as a managed ledger does)
-// and re-replication of under-replicated entries during recovery.
+// A bookie that fails mid-ledger is replaced (an ensemble change, see
+// add_pipeline.h), and recovery re-writes each entry it finds past the LAC to
+// the entry's whole write quorum before closing the ledger.
 //
 // Threading: ledger_client is thread-safe; a writer or reader is used from one
 // shard at a time.
@@ -20,7 +20,7 @@
 #include "base/clock.h"
 #include "base/result.h"
 #include "io/asio.h"
-#include "io/oneshot_signal.h"
+#include "ledger/add_pipeline.h"
 #include "ledger/bookie_client.h"
 #include "ledger/ledger_metadata.h"
 #include "meta/store.h"
@@ -28,7 +28,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <vector>
 
 namespace magnetar::ledger {
@@ -44,12 +43,12 @@ class ledger_client;
 
 class ledger_writer {
  public:
-  ledger_id id() const { return _metadata.id; }
-  const ledger_metadata& metadata() const { return _metadata; }
-  entry_id last_add_confirmed() const { return entry_id(_confirmed); }
-  entry_id last_add_pushed() const { return entry_id(_pushed); }
+  ledger_id id() const { return metadata().id; }
+  const ledger_metadata& metadata() const { return _adds->metadata(); }
+  entry_id last_add_confirmed() const { return entry_id(_adds->confirmed()); }
+  entry_id last_add_pushed() const { return entry_id(_adds->pushed()); }
   std::uint64_t length() const { return _length; }
-  bool failed() const { return _failure.has_value(); }
+  bool failed() const { return _adds->failure().has_value(); }
 
   // The new entry's id, once it and every entry before it are durable.
   awaitable<result<entry_id>> add(wire::shared_bytes payload);
@@ -60,24 +59,12 @@ class ledger_writer {
 
  private:
   friend class ledger_client;
-  ledger_writer(ledger_client& client, ledger_metadata metadata, std::int64_t version)
-      : _client(client), _metadata(std::move(metadata)), _version(version) {}
-  awaitable<result<void>> write_to_quorum(std::int64_t entry, std::int64_t lac, wire::shared_bytes payload);
-  void confirm(std::int64_t entry);
-  void fail_all(error e);
+  ledger_writer(ledger_client& client, std::shared_ptr<add_pipeline> adds) : _client(client), _adds(std::move(adds)) {}
 
   ledger_client& _client;
-  ledger_metadata _metadata;
-  std::int64_t _version;
-  std::int64_t _pushed = -1;
-  std::int64_t _confirmed = -1;
+  std::shared_ptr<add_pipeline> _adds;
   std::uint64_t _length = 0;
-  std::set<std::int64_t> _acked_ahead;  // quorum-acked, waiting for an earlier entry
-  std::map<std::int64_t, std::shared_ptr<io::oneshot_signal>> _waiters;
-  std::optional<error> _failure;
   bool _closed = false;
-  std::size_t _in_flight = 0;
-  std::shared_ptr<io::oneshot_signal> _drained;
 };
 
 class ledger_reader {

@@ -11,9 +11,9 @@ class local_bookie_client final : public bookie_client {
  public:
   explicit local_bookie_client(bookie::bookie& b) : _bookie(b) {}
 
-  awaitable<result<void>> add_entry(ledger_id ledger, entry_id entry, entry_id lac,
-                                    wire::shared_bytes payload) override {
-    return _bookie.add_entry(ledger, entry, lac, std::move(payload));
+  awaitable<result<void>> add_entry(ledger_id ledger, entry_id entry, entry_id lac, wire::shared_bytes payload,
+                                    bookie::add_mode mode) override {
+    return _bookie.add_entry(ledger, entry, lac, std::move(payload), mode);
   }
   awaitable<result<wire::shared_bytes>> read_entry(ledger_id ledger, entry_id entry) override {
     return _bookie.read_entry(ledger, entry);

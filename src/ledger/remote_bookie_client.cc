@@ -48,13 +48,14 @@ remote_bookie_client::~remote_bookie_client() {
 }
 
 awaitable<result<void>> remote_bookie_client::add_entry(ledger_id ledger, entry_id entry, entry_id lac,
-                                                        wire::shared_bytes payload) {
+                                                        wire::shared_bytes payload, bookie::add_mode mode) {
   bp::request request;
   auto* add = request.mutable_add();
   add->set_ledger_id(ledger.value());
   add->set_entry_id(entry.value());
   add->set_last_add_confirmed(lac.value());
   add->set_body(std::string(payload.as_chars()));
+  if (mode == bookie::add_mode::recovery) add->set_recovery_add(true);
   MAGNETAR_CO_TRY(response, co_await _channel->call(std::move(request)));
   if (response.status() != bp::BK_EOK) co_return fail(error_of(response, _channel->address()));
   co_return success();

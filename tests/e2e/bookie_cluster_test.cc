@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <gmock/gmock.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -133,6 +134,32 @@ TEST_F(bookie_cluster, a_kill_9_of_one_bookie_at_3_3_2_loses_no_acknowledged_ent
     ASSERT_TRUE(added) << "entry " << i << ": " << added.error();
     acked.push_back(text);
   }
+  EXPECT_EQ(recover_and_read(writer.value()->id()), acked);
+}
+
+TEST_F(bookie_cluster, a_kill_9_mid_write_with_a_spare_bookie_changes_the_ensemble_and_adds_go_on) {
+  bookies.push_back(std::make_unique<bookie_process>(dir / "bookie-3", zookeeper.address()));
+  ASSERT_TRUE(bookies.back()->start()) << bookies.back()->log();
+  ASSERT_TRUE(mt::wait_until([&] { return directory->writable_bookies().size() == 4; }));
+  auto writer = run(client->create({.ensemble_size = 3, .write_quorum = 3, .ack_quorum = 2}));
+  ASSERT_TRUE(writer) << writer.error();
+  const auto first = writer.value()->metadata().ensembles.at(0);
+  auto victim = std::find_if(bookies.begin(), bookies.end(), [&](const auto& b) { return b->id() == first[2]; });
+  ASSERT_NE(victim, bookies.end());
+  std::vector<std::string> acked;
+  for (int i = 0; i < 600; ++i) {
+    if (i == 200) (*victim)->kill();
+    const auto text = "entry-" + std::to_string(i);
+    auto added = run(writer.value()->add(bytes(text)));
+    ASSERT_TRUE(added) << "entry " << i << ": " << added.error();
+    acked.push_back(text);
+  }
+  const auto ensembles = writer.value()->metadata().ensembles;
+  ASSERT_EQ(ensembles.size(), 2u);
+  EXPECT_EQ(ensembles.begin()->second, first);
+  EXPECT_GE(ensembles.rbegin()->first, 200);
+  const auto& second = ensembles.rbegin()->second;
+  EXPECT_EQ(std::count(second.begin(), second.end(), (*victim)->id()), 0);
   EXPECT_EQ(recover_and_read(writer.value()->id()), acked);
 }
 

@@ -167,6 +167,29 @@ TEST(ledger_client, recovery_with_quorum_writes_closes_at_the_last_entry) {
   EXPECT_EQ(reader.value()->last_entry(), entry_id(6));
 }
 
+TEST(ledger_client, recovery_writes_entries_found_on_part_of_the_write_set_to_all_of_it) {
+  test_cluster cluster(3);
+  auto writer = cluster.run(cluster.client->create({.ensemble_size = 3, .write_quorum = 3, .ack_quorum = 2})).value();
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(cluster.run(writer->add(bytes_of("w" + std::to_string(i)))));
+  // A writer that crashed after entries 3 and 4 reached two of the three bookies.
+  for (int e = 3; e < 5; ++e) {
+    for (int b = 0; b < 2; ++b) {
+      ASSERT_TRUE(cluster.run(
+          cluster.bookie_at(b).add_entry(writer->id(), entry_id(e), entry_id(2), bytes_of("w" + std::to_string(e)))));
+    }
+  }
+  auto reader = cluster.run(cluster.client->open(writer->id(), true));
+  ASSERT_TRUE(reader) << reader.error();
+  EXPECT_EQ(reader.value()->last_entry(), entry_id(4));
+  for (int e = 3; e < 5; ++e) {
+    auto held = cluster.run(cluster.bookie_at(2).read_entry(writer->id(), entry_id(e)));
+    ASSERT_TRUE(held) << "entry " << e << ": " << held.error();
+    EXPECT_EQ(text_of(held.value()), "w" + std::to_string(e));
+  }
+  EXPECT_EQ(texts(cluster.run(reader.value()->read(entry_id(0), entry_id(4))).value()),
+            (std::vector<std::string>{"w0", "w1", "w2", "w3", "w4"}));
+}
+
 TEST(ledger_client, removed_ledger_has_no_metadata_and_no_entries) {
   test_cluster cluster;
   auto writer = cluster.run(cluster.client->create({})).value();

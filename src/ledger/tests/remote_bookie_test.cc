@@ -3,6 +3,8 @@
 #include "bookie/bookie_server.h"
 #include "bookie/errc.h"
 #include "io/net.h"
+#include "io/oneshot_signal.h"
+#include "io/run_on.h"
 #include "ledger/errc.h"
 #include "ledger/remote_bookie_client.h"
 #include "ledger/tests/ledger_test_cluster.h"
@@ -16,15 +18,17 @@ namespace {
 
 using ::testing::HasSubstr;
 
-class remote_bookies : public ::testing::Test {
+template <int Bookies>
+class remote_bookies_of : public ::testing::Test {
  protected:
   void SetUp() override {
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < Bookies; ++i) {
       servers.push_back(std::make_unique<bookie::bookie_server>(
           cluster.bookie_at(i), cluster.shards.set(),
           bookie::bookie_server_options{.bind_address = "127.0.0.1", .port = 0}));
       ASSERT_TRUE(servers.back()->start());
       const auto address = fmt::format("127.0.0.1:{}", servers.back()->port());
+      addresses.push_back(address);
       directory.add(address, std::make_unique<remote_bookie_client>(
                                  cluster.shards[1].executor(),
                                  remote_bookie_options{.address = address, .timeout = std::chrono::seconds(5)}));
@@ -73,11 +77,25 @@ class remote_bookies : public ::testing::Test {
     return {response, ec == asio::error::eof};
   }
 
-  test_cluster cluster{3};
+  // The index of the bookie (and its server) with this address.
+  int index_of(const std::string& address) const {
+    return static_cast<int>(std::find(addresses.begin(), addresses.end(), address) - addresses.begin());
+  }
+
+  // Whether bookie `index` holds the entry, asked in-process.
+  bool holds(int index, ledger_id ledger, std::int64_t entry) {
+    return static_cast<bool>(cluster.run(cluster.bookie_at(index).read_entry(ledger, entry_id(entry))));
+  }
+
+  test_cluster cluster{Bookies};
+  std::vector<std::string> addresses;
   static_bookie_directory directory;
   std::vector<std::unique_ptr<bookie::bookie_server>> servers;
   std::unique_ptr<ledger_client> client;
 };
+
+using remote_bookies = remote_bookies_of<3>;
+using four_remote_bookies = remote_bookies_of<4>;
 
 TEST_F(remote_bookies, entries_added_at_3_3_2_read_back_in_order) {
   auto writer = create(3, 3, 2);
@@ -162,6 +180,71 @@ TEST_F(remote_bookies, a_bookie_that_is_not_there_fails_the_call_clearly) {
   auto read = cluster.run(nowhere.read_last_add_confirmed(ledger_id(1)));
   ASSERT_FALSE(read);
   EXPECT_THAT(read.error().detail(), HasSubstr("connect"));
+}
+
+TEST_F(four_remote_bookies, a_failed_bookie_is_replaced_and_later_entries_reach_their_write_quorum) {
+  auto writer = create(3, 3, 2);
+  ASSERT_TRUE(writer);
+  for (int i = 0; i < 20; ++i) ASSERT_TRUE(cluster.run(writer->add(bytes_of(std::to_string(i)))));
+  const auto first = writer->metadata().ensembles.at(0);
+  const auto lost = first[1];
+  servers[index_of(lost)]->stop();
+  for (int i = 20; i < 60; ++i) {
+    auto added = cluster.run(writer->add(bytes_of(std::to_string(i))));
+    ASSERT_TRUE(added) << "entry " << i << ": " << added.error();
+  }
+  ASSERT_TRUE(cluster.run(writer->close()));
+
+  const auto& m = writer->metadata();
+  ASSERT_EQ(m.ensembles.size(), 2u);
+  const auto& [start, second] = *m.ensembles.rbegin();
+  EXPECT_EQ(start, 20);
+  EXPECT_EQ(std::count(second.begin(), second.end(), lost), 0);
+  // From the change on, every bookie of each entry's write set holds it.
+  for (std::int64_t e = start; e < 60; ++e) {
+    for (const auto& bookie : m.write_set(entry_id(e))) EXPECT_TRUE(holds(index_of(bookie), m.id, e)) << e << bookie;
+  }
+  auto got = read_all(writer->id());
+  ASSERT_EQ(got.size(), 60u);
+  for (int i = 0; i < 60; ++i) EXPECT_EQ(got[i], std::to_string(i));
+  // The ensemble change is in the stored metadata too.
+  auto stored = cluster.run(client->metadata(writer->id()));
+  ASSERT_TRUE(stored && stored.value());
+  EXPECT_EQ(stored.value()->ensembles, m.ensembles);
+}
+
+TEST_F(four_remote_bookies, adds_in_flight_when_a_bookie_fails_are_resent_to_its_replacement) {
+  auto writer = create(3, 3, 3);
+  ASSERT_TRUE(writer);
+  const auto lost = writer->metadata().ensembles.at(0)[0];
+  servers[index_of(lost)]->stop();
+  // 100 adds sent at once, all pending when the failures come back: each
+  // must be re-sent to the new bookie, since the ack quorum is all three.
+  constexpr int count = 100;
+  auto results = cluster.run([&]() -> awaitable<std::vector<result<entry_id>>> {
+    auto executor = co_await asio::this_coro::executor;
+    auto out = std::make_shared<std::vector<result<entry_id>>>();
+    auto done = std::make_shared<io::oneshot_signal>(executor);
+    for (int i = 0; i < count; ++i) {
+      io::spawn(executor, [&, out, done, i]() -> awaitable<void> {
+        out->push_back(co_await writer->add(bytes_of(std::to_string(i))));
+        if (out->size() == count) done->fire();
+      });
+    }
+    co_await done->wait();
+    co_return *out;
+  }());
+  for (int i = 0; i < count; ++i) {
+    ASSERT_TRUE(results[i]) << results[i].error();
+    EXPECT_EQ(results[i].value().value(), i);  // confirmed once each, in order
+  }
+  // Nothing was confirmed before the change, so the new ensemble starts at
+  // entry 0 and takes the first one's place.
+  const auto& m = writer->metadata();
+  ASSERT_EQ(m.ensembles.size(), 1u);
+  const auto& replacement = m.ensembles.at(0)[0];
+  EXPECT_NE(replacement, lost);
+  for (int e = 0; e < count; ++e) EXPECT_TRUE(holds(index_of(replacement), m.id, e)) << e;
 }
 
 }  // namespace
