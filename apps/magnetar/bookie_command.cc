@@ -39,8 +39,8 @@ int bookie_command::run() const {
     node.stop();
     return EXIT_FAILURE;
   }
-  if (_ready_file &&
-      !write_ready_file(*_ready_file, fmt::format(R"({{"bookieId": "{}", "pid": {}}})", node.id(), ::getpid()))) {
+  if (_ready_file && !write_ready_file(*_ready_file, fmt::format(R"({{"bookieId": "{}", "httpPort": {}, "pid": {}}})",
+                                                                 node.id(), node.http_port(), ::getpid()))) {
     node.stop();
     return EXIT_FAILURE;
   }

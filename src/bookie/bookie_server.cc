@@ -20,7 +20,10 @@ namespace bp = bookie_protocol;
 class bookie_connection : public std::enable_shared_from_this<bookie_connection> {
  public:
   bookie_connection(bookie_server& server, asio::ip::tcp::socket socket, io::gate::pass alive)
-      : _server(server), _socket(std::move(socket)), _alive(std::move(alive)) {}
+      : _server(server), _socket(std::move(socket)), _alive(std::move(alive)) {
+    ++_server._counters[bookie_server::connections];
+  }
+  ~bookie_connection() { --_server._counters[bookie_server::connections]; }
 
   awaitable<void> read_loop() {
     auto self = shared_from_this();
@@ -42,7 +45,13 @@ class bookie_connection : public std::enable_shared_from_this<bookie_connection>
       }
       ++_in_flight;
       io::spawn(_socket.get_executor(), [self, request = std::move(request)]() mutable -> awaitable<void> {
+        const auto start = std::chrono::steady_clock::now();
+        const auto kind = request.has_add()                               ? bookie_server::request_kind::add
+                          : request.has_read() && !request.read().fence() ? bookie_server::request_kind::read
+                                                                          : bookie_server::request_kind::other;
+        const auto added = kind == bookie_server::request_kind::add ? request.add().body().size() : 0;
         auto response = co_await serve_request(self->_server._bookie, self->context(), std::move(request));
+        self->_server.count(kind, added, response, std::chrono::steady_clock::now() - start);
         self->send(response);
         --self->_in_flight;
         if (self->_room) std::exchange(self->_room, nullptr)->fire();
@@ -175,6 +184,37 @@ awaitable<void> bookie_server::accept_loop(std::shared_ptr<io::gate::pass> /*hel
     }
     io::spawn(target.executor(), [conn]() { return conn->read_loop(); });
   }
+}
+
+void bookie_server::count(request_kind kind, std::size_t added, const bp::response& response,
+                          std::chrono::steady_clock::duration took) {
+  const auto ok = response.status() == bp::BK_EOK;
+  const auto micros = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(took).count());
+  if (kind == request_kind::add) {
+    ++_counters[ok ? adds_ok : adds_failed];
+    _counters[add_micros] += micros;
+    if (ok) _counters[bytes_added] += added;
+    if (response.status() == bp::BK_EREADONLY && !read_only()) ++_counters[storage_failures];
+  } else if (kind == request_kind::read) {
+    ++_counters[ok ? reads_ok : reads_failed];
+    _counters[read_micros] += micros;
+    for (const auto& entry : response.read().entries()) _counters[bytes_read] += entry.size();
+  }
+}
+
+bookie_server_stats bookie_server::stats() const {
+  bookie_server_stats s;
+  s.adds_ok = _counters[adds_ok];
+  s.adds_failed = _counters[adds_failed];
+  s.reads_ok = _counters[reads_ok];
+  s.reads_failed = _counters[reads_failed];
+  s.add_micros = _counters[add_micros];
+  s.read_micros = _counters[read_micros];
+  s.bytes_added = _counters[bytes_added];
+  s.bytes_read = _counters[bytes_read];
+  s.storage_failures = _counters[storage_failures];
+  s.connections = _counters[connections];
+  return s;
 }
 
 void bookie_server::stop() {

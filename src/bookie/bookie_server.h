@@ -16,8 +16,11 @@
 #include "io/gate.h"
 #include "io/net.h"
 #include "io/shard.h"
+#include "proto/bookie_protocol.pb.h"
 
+#include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -38,6 +41,17 @@ struct bookie_server_options {
   std::string bookie_id;  // what info answers (host:port)
 };
 
+// What a server has answered since it started (the bookie's /metrics).
+struct bookie_server_stats {
+  std::uint64_t adds_ok = 0, adds_failed = 0;
+  std::uint64_t reads_ok = 0, reads_failed = 0;   // single entries and ranges
+  std::uint64_t add_micros = 0, read_micros = 0;  // time from request to answer, summed
+  std::uint64_t bytes_added = 0, bytes_read = 0;  // entry payloads
+  // Adds refused because the bookie can't write (a full disk, a failed journal).
+  std::uint64_t storage_failures = 0;
+  std::uint64_t connections = 0;  // open now
+};
+
 class bookie_server {
  public:
   bookie_server(bookie& b, io::shard_set& shards, bookie_server_options options);
@@ -53,9 +67,28 @@ class bookie_server {
   // Whether the bookie takes writes (info answers it; a full disk clears it).
   void set_read_only(bool read_only) { _read_only.store(read_only); }
   bool read_only() const { return _read_only.load(); }
+  bookie_server_stats stats() const;
 
  private:
   awaitable<void> accept_loop(std::shared_ptr<io::gate::pass> held);
+  enum class request_kind { add, read, other };
+  void count(request_kind kind, std::size_t added, const bookie_protocol::response& response,
+             std::chrono::steady_clock::duration took);
+
+  enum counter : std::size_t {
+    adds_ok,
+    adds_failed,
+    reads_ok,
+    reads_failed,
+    add_micros,
+    read_micros,
+    bytes_added,
+    bytes_read,
+    storage_failures,
+    connections,
+    counter_count
+  };
+  std::array<std::atomic<std::uint64_t>, counter_count> _counters{};
 
   bookie& _bookie;
   io::shard_set& _shards;

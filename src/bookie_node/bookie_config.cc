@@ -31,6 +31,15 @@ std::vector<std::string> split_list(std::string_view value) {
   return items;
 }
 
+result<double> fraction(std::string_view key, std::string_view value) {
+  double parsed = 0;
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), parsed);
+  if (ec != std::errc() || end != value.data() + value.size() || parsed <= 0 || parsed > 1) {
+    return bad(key, fmt::format("'{}' is not a fraction in (0, 1]", value));
+  }
+  return parsed;
+}
+
 result<std::int64_t> number(std::string_view key, std::string_view value, std::int64_t min, std::int64_t max) {
   std::int64_t n = 0;
   const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
@@ -112,10 +121,7 @@ constexpr auto upstream_keys = std::to_array<std::string_view>({
     "dbStorage_rocksDB_numLevels",
     "dbStorage_rocksDB_numFilesInLevel0",
     "dbStorage_rocksDB_maxSizeInLevel1MB",
-    "diskUsageThreshold",
     "diskUsageWarnThreshold",
-    "diskUsageLwmThreshold",
-    "diskCheckInterval",
     "auditorPeriodicCheckInterval",
     "auditorPeriodicBookieCheckInterval",
     "rereplicationEntryBatchSize",
@@ -125,8 +131,6 @@ constexpr auto upstream_keys = std::to_array<std::string_view>({
     "readOnlyModeEnabled",
     "forceReadOnlyBookie",
     "statsProviderClass",
-    "prometheusStatsHttpPort",
-    "prometheusStatsHttpAddress",
     "enableStatistics",
     "zkEnableSecurity",
     "zkRetryBackoffStartMs",
@@ -173,6 +177,17 @@ result<void> apply(bookie_config& c, std::string_view key, std::string_view valu
   } else if (key == "zkTimeout") {
     MAGNETAR_TRY(ms, number(key, value, 1, 3'600'000));
     c.zookeeper_session_timeout = std::chrono::milliseconds(ms);
+  } else if (key == "prometheusStatsHttpPort") {
+    MAGNETAR_TRY(port, number(key, value, 0, 65535));
+    c.http_port = static_cast<std::uint16_t>(port);
+  } else if (key == "prometheusStatsHttpAddress") {
+    c.http_address = std::string(value);
+  } else if (key == "diskUsageThreshold" || key == "diskUsageLwmThreshold") {
+    MAGNETAR_TRY(ratio, fraction(key, value));
+    (key == "diskUsageThreshold" ? c.disk_usage_threshold : c.disk_usage_lwm_threshold) = ratio;
+  } else if (key == "diskCheckInterval") {
+    MAGNETAR_TRY(ms, number(key, value, 1, 3'600'000));
+    c.disk_check_interval = std::chrono::milliseconds(ms);
   } else if (key == "serverNumIOThreads") {
     MAGNETAR_TRY(n, number(key, value, 0, 1024));
     c.num_io_threads = static_cast<unsigned>(n);
@@ -219,6 +234,11 @@ result<parsed_bookie_config> parse_bookie_config(std::string_view text, std::str
     parsed.not_implemented.emplace_back(key);
     return success();
   }));
+  if (parsed.config.disk_usage_lwm_threshold > parsed.config.disk_usage_threshold) {
+    return fail(base::errc::invalid_argument,
+                fmt::format("{}: diskUsageLwmThreshold {} is above diskUsageThreshold {}", source,
+                            parsed.config.disk_usage_lwm_threshold, parsed.config.disk_usage_threshold));
+  }
   if (parsed.config.zookeeper_servers.empty()) {
     return fail(base::errc::invalid_argument, fmt::format("{}: metadataServiceUri (or zkServers) is required", source));
   }

@@ -29,6 +29,13 @@ struct bookie_config {
   std::string chroot;
   std::chrono::milliseconds zookeeper_session_timeout{30'000};  // zkTimeout
   unsigned num_io_threads = 0;                                  // serverNumIOThreads; 0: one per core
+  // prometheusStatsHttpPort: /metrics and the health endpoints (one port serves
+  // what BookKeeper splits between it and httpServerPort); 0: any free port.
+  std::uint16_t http_port = 8000;
+  std::string http_address;                               // prometheusStatsHttpAddress; empty: the listening address
+  double disk_usage_threshold = 0.95;                     // diskUsageThreshold: read-only past it
+  double disk_usage_lwm_threshold = 0.90;                 // diskUsageLwmThreshold: writable again below it
+  std::chrono::milliseconds disk_check_interval{10'000};  // diskCheckInterval
 
   // host:port, how clients and the metadata store name this bookie.
   std::string bookie_id() const { return advertised_address + ":" + std::to_string(bookie_port); }

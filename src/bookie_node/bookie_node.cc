@@ -3,10 +3,14 @@
 #include "bookie/bookie.h"
 #include "bookie/bookie_server.h"
 #include "bookie_node/cookie.h"
+#include "bookie_node/disk_monitor.h"
+#include "bookie_node/registration.h"
+#include "http/server.h"
 #include "io/block_on.h"
 #include "io/blocking_pool.h"
 #include "io/run_on.h"
 #include "io/shard.h"
+#include "io/timer.h"
 #include "meta/errc.h"
 #include "meta/zookeeper_store.h"
 
@@ -16,12 +20,6 @@
 
 namespace magnetar::bookie_node {
 
-namespace {
-
-constexpr const char* available_path = "/ledgers/available";
-
-}  // namespace
-
 struct bookie_node::parts {
   explicit parts(unsigned shards) : shard_set(shards) {}
   io::shard_set shard_set;
@@ -29,8 +27,15 @@ struct bookie_node::parts {
   std::unique_ptr<meta::zookeeper_store> store;
   std::unique_ptr<bookie::bookie> engine;
   std::unique_ptr<bookie::bookie_server> server;
+  std::unique_ptr<registration> registered;
+  std::unique_ptr<http::http_server> http;
   meta::listener_handle session_events;
+  std::optional<io::timer> disk_timer;  // on shard 0
+  io::gate watching{"disk monitor"};
   std::atomic<bool> stopping{false};
+  // The disk monitor's state, on shard 0.
+  std::uint64_t storage_failures_seen = 0;
+  bool write_failed = false;
 };
 
 bookie_node::bookie_node(bookie_config config) : _config(std::move(config)), _id(_config.bookie_id()) {}
@@ -38,26 +43,6 @@ bookie_node::bookie_node(bookie_config config) : _config(std::move(config)), _id
 bookie_node::~bookie_node() { stop(); }
 
 std::uint16_t bookie_node::port() const { return _parts && _parts->server ? _parts->server->port() : 0; }
-
-namespace {
-
-// Puts this bookie's ephemeral node on a new session of the store's.
-awaitable<result<void>> register_bookie(meta::store& store, const std::string& id, bool read_only) {
-  auto session = co_await store.open_session();
-  if (!session) co_return fail(session.error());
-  const auto path = fmt::format("{}/{}{}", available_path, read_only ? "readonly/" : "", id);
-  const auto info = fmt::format(R"({{"bookieId": "{}", "readOnly": {}}})", id, read_only);
-  // A node left by this bookie's previous (crashed) session may still be there
-  // until that session times out: replace it.
-  auto removed = co_await store.remove(path, std::nullopt);
-  (void)removed;
-  auto put = co_await store.put(path, info, -1, {.ephemeral = session.value()});
-  if (!put) co_return fail(put.error());
-  spdlog::info("bookie {} registered at {}", id, path);
-  co_return success();
-}
-
-}  // namespace
 
 result<void> bookie_node::start() {
   const unsigned shards = _config.num_io_threads == 0 ? io::shard_set::default_count() : _config.num_io_threads;
@@ -95,18 +80,93 @@ result<void> bookie_node::start() {
           .bind_address = _config.listening_address, .port = _config.bookie_port, .bookie_id = _id});
   MAGNETAR_TRY(p.server->start());
 
-  MAGNETAR_TRY(io::block_on(p.shard_set[0], register_bookie(*p.store, _id, false)));
+  p.http = std::make_unique<http::http_server>(
+      p.shard_set[0],
+      http::http_server::options{
+          .address = _config.http_address.empty() ? _config.listening_address : _config.http_address,
+          .port = _config.http_port,
+          .server_name = "magnetar-bookie"},
+      [this](http::incoming_request request) -> awaitable<http::http_response> {
+        co_return answer_bookie_http(status(), request);
+      });
+  MAGNETAR_TRY(p.http->start());
+
+  // Read-only from the start when a disk is already past the threshold.
+  const bool read_only =
+      next_read_only(false, measure_directories(), false,
+                     {.full = _config.disk_usage_threshold, .low_water = _config.disk_usage_lwm_threshold});
+  p.server->set_read_only(read_only);
+  p.registered = std::make_unique<registration>(*p.store, _id);
+  MAGNETAR_TRY(io::block_on(p.shard_set[0], p.registered->publish(read_only)));
   // A lost session took the registration with it: register again on a new one.
   p.session_events = p.store->register_session_listener(p.shard_set[0].executor(), [this](meta::session_event e) {
     if (e != meta::session_event::session_lost || _parts->stopping.load()) return;
     io::spawn(_parts->shard_set[0].executor(), [this]() -> awaitable<void> {
-      auto again = co_await register_bookie(*_parts->store, _id, _parts->server->read_only());
+      auto again = co_await _parts->registered->publish(_parts->server->read_only());
       if (!again) spdlog::error("bookie {}: registering again failed: {}", _id, again.error());
     });
   });
+  p.disk_timer.emplace(p.shard_set[0].executor(), base::system_clock());
+  MAGNETAR_TRY(watcher, p.watching.enter());
+  io::spawn(p.shard_set[0].executor(),
+            [this, held = std::make_shared<io::gate::pass>(std::move(watcher))]() { return watch_disks(held); });
   spdlog::info("bookie {} ready (journals {}, ledgers {})", _id, fmt::join(_config.journal_directories, ","),
                _config.ledger_directories.front());
   return success();
+}
+
+std::uint16_t bookie_node::http_port() const { return _parts && _parts->http ? _parts->http->port() : 0; }
+
+std::vector<directory_usage> bookie_node::measure_directories() const {
+  std::vector<directory_usage> out;
+  auto paths = _config.journal_directories;
+  paths.insert(paths.end(), _config.ledger_directories.begin(), _config.ledger_directories.end());
+  for (const auto& path : paths) {
+    auto measured = measure_directory(path);
+    if (measured) {
+      out.push_back(std::move(measured).value());
+    } else {
+      spdlog::warn("bookie {}: {}", _id, measured.error());
+    }
+  }
+  return out;
+}
+
+bookie_status bookie_node::status() const {
+  auto& p = *_parts;
+  return bookie_status{.id = _id,
+                       .read_only = p.server->read_only(),
+                       .shutting_down = p.stopping.load(),
+                       .engine = p.engine->stats(),
+                       .server = p.server->stats(),
+                       .directories = measure_directories(),
+                       .disk_usage_threshold = _config.disk_usage_threshold};
+}
+
+awaitable<void> bookie_node::watch_disks(std::shared_ptr<io::gate::pass> /*held*/) {
+  auto& p = *_parts;
+  while (!p.stopping.load()) {
+    if (!co_await p.disk_timer->wait_for(_config.disk_check_interval)) co_return;  // cancelled: stopping
+    const auto failures = p.server->stats().storage_failures;
+    if (failures > p.storage_failures_seen && !p.write_failed) {
+      spdlog::error("bookie {}: {} adds failed for want of a writable disk or journal; read-only until restarted", _id,
+                    failures - p.storage_failures_seen);
+      p.write_failed = true;
+    }
+    p.storage_failures_seen = failures;
+    const auto directories = measure_directories();
+    const bool was = p.server->read_only();
+    const bool now =
+        next_read_only(was, directories, p.write_failed,
+                       {.full = _config.disk_usage_threshold, .low_water = _config.disk_usage_lwm_threshold});
+    if (now == was) continue;
+    for (const auto& d : directories) spdlog::info("bookie {}: {} is {:.1f}% used", _id, d.path, d.usage() * 100);
+    spdlog::warn("bookie {}: now {}", _id, now ? "read-only (reads still served)" : "writable again");
+    p.server->set_read_only(now);
+    auto published = co_await p.registered->publish(now);
+    if (!published)
+      spdlog::error("bookie {}: registering as {}: {}", _id, now ? "read-only" : "writable", published.error());
+  }
 }
 
 void bookie_node::stop() {
@@ -114,12 +174,21 @@ void bookie_node::stop() {
   auto& p = *_parts;
   p.stopping.store(true);
   p.session_events.reset();
+  if (p.disk_timer) {
+    io::block_on(p.shard_set[0], [&]() -> awaitable<void> {
+      p.disk_timer->cancel();
+      co_await p.watching.close();
+    }());
+  }
+  if (p.http) io::block_on(p.shard_set[0], p.http->stop());
   if (p.server) p.server->stop();
   if (p.engine) io::block_on(p.shard_set[0], p.engine->stop());
   // Closing the store closes its sessions: the registration goes at once.
   if (p.store) io::block_on(p.shard_set[0], p.store->stop());
+  p.http.reset();
   p.server.reset();
   p.engine.reset();
+  p.registered.reset();
   p.store.reset();
   p.shard_set.stop();
   _parts.reset();

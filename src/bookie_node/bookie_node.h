@@ -2,19 +2,23 @@
 // engine behind a bookie_server, its cookie checked against the metadata
 // store (ZooKeeper), and its registration there.
 //
-// Registration is upstream's layout: an ephemeral node
-// /ledgers/available/<host:port> while the bookie takes writes, and
-// /ledgers/available/readonly/<host:port> when it doesn't. The node belongs
-// to a session of the bookie's own; when that session is lost the bookie
-// registers again on a new one.
+// Registration is upstream's layout (registration.h); when its session is
+// lost the bookie registers again on a new one. A full disk or a failed write
+// turns the bookie read-only (disk_monitor.h): adds are refused with
+// EREADONLY, reads are served, and the registration moves to readonly/. Its
+// HTTP port answers /metrics and the health endpoints (bookie_status.h).
 // Thread-safety: start and stop from one thread, off the shards.
 #pragma once
 
 #include "base/result.h"
 #include "bookie_node/bookie_config.h"
+#include "bookie_node/bookie_status.h"
+#include "io/asio.h"
+#include "io/gate.h"
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace magnetar::bookie_node {
 
@@ -32,9 +36,16 @@ class bookie_node {
   void stop();
 
   std::uint16_t port() const;
+  std::uint16_t http_port() const;
   const std::string& id() const { return _id; }
 
  private:
+  bookie_status status() const;
+  std::vector<directory_usage> measure_directories() const;
+  // Every diskCheckInterval: read-only or back (disk_monitor.h), and the
+  // registration moved to match.
+  awaitable<void> watch_disks(std::shared_ptr<io::gate::pass> held);
+
   struct parts;
   bookie_config _config;
   std::string _id;

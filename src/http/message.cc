@@ -1,11 +1,11 @@
-#include "broker/admin/http_message.h"
+#include "http/message.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cctype>
 
-namespace magnetar::broker::admin {
+namespace magnetar::http {
 
 const std::string& incoming_request::param(const std::string& name) const {
   static const std::string empty;
@@ -43,4 +43,4 @@ http_response text_response(int status, std::string body, std::string content_ty
   return http_response{.status = status, .body = std::move(body), .content_type = std::move(content_type)};
 }
 
-}  // namespace magnetar::broker::admin
+}  // namespace magnetar::http

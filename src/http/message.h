@@ -1,5 +1,5 @@
-// http_message: the request and response values that cross the admin HTTP server, its
-// router and its client, free of Beast so that handlers and tests need no Beast headers.
+// http_message: the request and response values that cross the HTTP server, the
+// admin router and its handlers, free of Beast so that handlers and tests need no Beast headers.
 //
 // Plain value types; not shared between threads unless copied.
 #pragma once
@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace magnetar::broker::admin {
+namespace magnetar::http {
 
 struct incoming_request {
   std::string method;  // "GET", "PUT", ... as sent
@@ -41,4 +41,4 @@ http_response json_response(int status, std::string body);
 http_response error_response(int status, std::string_view reason);
 http_response text_response(int status, std::string body, std::string content_type = "text/plain; charset=utf-8");
 
-}  // namespace magnetar::broker::admin
+}  // namespace magnetar::http

@@ -1,4 +1,4 @@
-#include "broker/admin/http_server.h"
+#include "http/server.h"
 
 #include "io/run_on.h"
 
@@ -10,7 +10,7 @@
 
 #include <map>
 
-namespace magnetar::broker::admin {
+namespace magnetar::http {
 
 namespace beast = boost::beast;
 namespace http = boost::beast::http;
@@ -219,4 +219,4 @@ awaitable<void> http_server::stop() {
   co_await st->gate.close();
 }
 
-}  // namespace magnetar::broker::admin
+}  // namespace magnetar::http

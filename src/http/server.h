@@ -1,5 +1,5 @@
-// http_server: a small HTTP/1.1 server on Boost.Beast for the admin REST API and
-// /metrics.
+// http_server: a small HTTP/1.1 server on Boost.Beast for the broker's admin REST
+// API and /metrics, and the bookie's /metrics and health endpoints.
 //
 // It listens on one address and port (0: an ephemeral port, see port()), reads each
 // request whole (headers and body within the configured limits; a larger one gets 413),
@@ -15,7 +15,7 @@
 #pragma once
 
 #include "base/result.h"
-#include "broker/admin/http_message.h"
+#include "http/message.h"
 #include "io/asio.h"
 #include "io/gate.h"
 #include "io/shard.h"
@@ -27,7 +27,7 @@
 #include <memory>
 #include <string>
 
-namespace magnetar::broker::admin {
+namespace magnetar::http {
 
 class http_server {
  public:
@@ -66,4 +66,4 @@ class http_server {
   bool _stopped = false;
 };
 
-}  // namespace magnetar::broker::admin
+}  // namespace magnetar::http

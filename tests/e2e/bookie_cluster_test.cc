@@ -1,20 +1,25 @@
 // End to end: `magnetar bookie` processes registered in a ZooKeeper that the test
 // starts, and a ledger client in the test that finds them there and writes
 // replicated ledgers (E/W/A 3/3/2) while bookies are killed with SIGKILL.
+#include "bookie/errc.h"
+#include "http/client.h"
 #include "io/block_on.h"
 #include "io/running_shards.h"
 #include "io/temp_directory.h"
 #include "ledger/errc.h"
 #include "ledger/ledger_client.h"
 #include "ledger/registered_bookie_directory.h"
+#include "ledger/remote_bookie_client.h"
 #include "meta/zookeeper_store.h"
 #include "testing/child_process.h"
 #include "testing/zookeeper_server.h"
 
 #include <fmt/format.h>
 #include <gmock/gmock.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -27,22 +32,40 @@ namespace mt = magnetar::testing;
 // One `magnetar bookie` with its own directories and a fixed port (its id).
 class bookie_process {
  public:
-  bookie_process(std::string directory, const std::string& zookeeper, int port = mt::free_port())
+  // `extra_config` adds bookkeeper.conf lines.
+  bookie_process(std::string directory, const std::string& zookeeper, int port = mt::free_port(),
+                 const std::string& extra_config = "")
       : _directory(std::move(directory)), _port(port) {
-    std::filesystem::create_directories(_directory);
+    std::filesystem::create_directories(data_directory());
     std::ofstream(_directory + "/bookkeeper.conf")
         << "metadataServiceUri=zk+null://" << zookeeper << "/ledgers\n"
         << "bookiePort=" << _port << "\nadvertisedAddress=127.0.0.1\nlisteningInterface=127.0.0.1\n"
-        << "journalDirectories=" << _directory << "/journal\nledgerDirectories=" << _directory << "/ledgers\n"
-        << "zkTimeout=4000\nserverNumIOThreads=1\n";
+        << "journalDirectories=" << data_directory() << "/journal\nledgerDirectories=" << data_directory()
+        << "/ledgers\n"
+        << "zkTimeout=4000\nserverNumIOThreads=1\nprometheusStatsHttpPort=0\n"
+        << extra_config;
   }
   // Starts and waits for the ready file; false when the process exits first.
-  bool start() {
+  // `wrapper` goes before the command (e.g. to give it a mount namespace).
+  bool start(std::vector<std::string> wrapper = {}) {
     const auto ready = _directory + "/ready.json";
     std::filesystem::remove(ready);
-    _process.start({MAGNETAR_BINARY, "bookie", "--config", _directory + "/bookkeeper.conf", "--ready-file", ready},
-                   _directory + "/bookie.log");
-    return mt::wait_until([&] { return std::filesystem::exists(ready) || !_process.running(); }) && _process.running();
+    wrapper.insert(wrapper.end(),
+                   {MAGNETAR_BINARY, "bookie", "--config", _directory + "/bookkeeper.conf", "--ready-file", ready});
+    _process.start(wrapper, _directory + "/bookie.log");
+    if (!mt::wait_until([&] { return std::filesystem::exists(ready) || !_process.running(); }) || !_process.running()) {
+      return false;
+    }
+    std::ifstream in(ready);
+    _http_port = nlohmann::json::parse(in, nullptr, false).value("httpPort", 0);
+    return true;
+  }
+  // GET on the bookie's HTTP port.
+  http::reply get(const std::string& target) const {
+    auto reply =
+        http::call(http::url{.host = "127.0.0.1", .port = static_cast<std::uint16_t>(_http_port)}, "GET", target);
+    EXPECT_TRUE(reply) << reply.error();
+    return reply ? std::move(reply).value() : http::reply{};
   }
   void kill() { _process.kill(); }
   bool running() { return _process.running(); }
@@ -52,10 +75,13 @@ class bookie_process {
     return std::string(std::istreambuf_iterator<char>(in), {});
   }
   const std::string& directory() const { return _directory; }
+  // Where its journal and ledgers live (a mount point for a test's small disk).
+  std::string data_directory() const { return _directory + "/data"; }
 
  private:
   std::string _directory;
   int _port;
+  int _http_port = 0;
   mt::child_process _process;
 };
 
@@ -184,6 +210,63 @@ TEST_F(bookie_cluster, a_kill_9_of_two_bookies_stops_adds_and_loses_no_acknowled
   ASSERT_GE(recovered.size(), acked.size());
   EXPECT_LE(recovered.size(), acked.size() + 1);
   EXPECT_TRUE(std::equal(acked.begin(), acked.end(), recovered.begin()));
+}
+
+TEST_F(bookie_cluster, a_bookie_serves_its_metrics_and_health_over_http) {
+  auto writer = run(client->create({.ensemble_size = 3, .write_quorum = 3, .ack_quorum = 3}));
+  ASSERT_TRUE(writer) << writer.error();
+  for (int i = 0; i < 20; ++i) ASSERT_TRUE(run(writer.value()->add(bytes("entry-" + std::to_string(i)))));
+  for (const auto& b : bookies) {
+    EXPECT_EQ(b->get("/heartbeat").body, "OK\n");
+    const auto metrics = b->get("/metrics").body;
+    EXPECT_THAT(metrics, HasSubstr("bookkeeper_server_ADD_ENTRY_REQUEST_count{success=\"true\"} 20\n"));
+    EXPECT_THAT(metrics, HasSubstr("bookie_SERVER_STATUS 1\n"));
+    EXPECT_THAT(b->get("/api/v1/bookie/state").body, HasSubstr(R"("readOnly":false)"));
+  }
+}
+
+// A bookie whose journal and ledgers are on a 64 MiB tmpfs, mounted in a mount
+// namespace of its own: the mount goes away with the process, whatever happens.
+TEST_F(bookie_cluster, a_bookie_on_a_full_disk_turns_read_only_and_still_serves_reads) {
+  auto small =
+      std::make_unique<bookie_process>(dir / "small", zookeeper.address(), mt::free_port(), "diskCheckInterval=100\n");
+  const auto probe = fmt::format("unshare -m --propagation private mount -t tmpfs -o size=1m tmpfs '{}' 2>/dev/null",
+                                 small->data_directory());
+  if (std::system(probe.c_str()) != 0) GTEST_SKIP() << "can't mount a tmpfs in a mount namespace here (needs root)";
+  ASSERT_TRUE(small->start({"/usr/bin/unshare", "-m", "--propagation", "private", "/bin/sh", "-c",
+                            "mount -t tmpfs -o size=64m tmpfs \"$0\" && exec \"$@\"", small->data_directory()}))
+      << small->log();
+  ASSERT_TRUE(mt::wait_until([&] { return directory->writable_bookies().size() == 4; }));
+
+  ledger::remote_bookie_client direct(shards[1].executor(), {.address = small->id()});
+  const ledger_id ledger(424242);
+  const std::string payload(256 << 10, 'x');
+  int added = 0;
+  result<void> last = success();
+  while (added < 1000) {  // 64 MiB hold fewer than 256 such entries
+    last = run(direct.add_entry(ledger, entry_id(added), entry_id(added - 1), bytes(payload + std::to_string(added)),
+                                bookie::add_mode::normal));
+    if (!last) break;
+    ++added;
+  }
+  ASSERT_FALSE(last) << "the disk never filled";
+  EXPECT_EQ(last.error(), bookie::errc::storage_full) << last.error();
+  ASSERT_GT(added, 0);
+
+  EXPECT_TRUE(mt::wait_until([&] { return run(store->exists("/ledgers/available/readonly/" + small->id())).value(); }))
+      << small->log();
+  EXPECT_TRUE(mt::wait_until([&] { return directory->writable_bookies().size() == 3; }));
+  EXPECT_FALSE(run(store->exists("/ledgers/available/" + small->id())).value());
+  // Reads still served, adds refused.
+  auto first = run(direct.read_entry(ledger, entry_id(0)));
+  ASSERT_TRUE(first) << first.error();
+  EXPECT_EQ(std::string(first.value().as_chars()), payload + "0");
+  auto refused =
+      run(direct.add_entry(ledger, entry_id(added), entry_id(added - 1), bytes("more"), bookie::add_mode::normal));
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error(), bookie::errc::storage_full);
+  EXPECT_THAT(small->get("/metrics").body, HasSubstr("bookie_SERVER_STATUS 0\n"));
+  EXPECT_THAT(small->get("/api/v1/bookie/state").body, HasSubstr(R"("readOnly":true)"));
 }
 
 TEST_F(bookie_cluster, a_bookie_started_on_another_bookies_directories_refuses) {

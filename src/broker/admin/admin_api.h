@@ -15,7 +15,7 @@
 // references and constants.
 #pragma once
 
-#include "broker/admin/http_message.h"
+#include "broker/admin/http_types.h"
 #include "broker/admin/router.h"
 #include "broker/api/advertised_listeners.h"
 #include "broker/api/topic_admin.h"

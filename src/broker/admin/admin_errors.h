@@ -11,7 +11,7 @@
 #pragma once
 
 #include "base/error.h"
-#include "broker/admin/http_message.h"
+#include "broker/admin/http_types.h"
 
 namespace magnetar::broker::admin {
 

@@ -22,7 +22,7 @@
 
 #include "base/result.h"
 #include "broker/admin/admin_api.h"
-#include "broker/admin/http_server.h"
+#include "broker/admin/http_types.h"
 #include "broker/admin/router.h"
 #include "broker/api/broker_config.h"
 #include "broker/api/topic_admin.h"

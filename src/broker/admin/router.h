@@ -10,7 +10,7 @@
 // from the server's sessions and only reads the table. Handlers must not throw.
 #pragma once
 
-#include "broker/admin/http_message.h"
+#include "broker/admin/http_types.h"
 #include "io/asio.h"
 
 #include <functional>

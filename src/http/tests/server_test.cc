@@ -1,5 +1,5 @@
 // http_server: requests over a real loopback socket, keep-alive, limits, clean stop.
-#include "broker/admin/http_server.h"
+#include "http/server.h"
 
 #include "http/client.h"
 #include "io/block_on.h"
@@ -14,10 +14,10 @@
 #include <stdexcept>
 #include <thread>
 
-namespace magnetar::broker::admin {
+namespace magnetar::http {
 namespace {
 
-namespace http = boost::beast::http;
+namespace beast_http = boost::beast::http;
 using tcp = asio::ip::tcp;
 using ::testing::HasSubstr;
 
@@ -46,15 +46,15 @@ class http_server_test : public ::testing::Test {
 
     explicit raw_connection(std::uint16_t port) { socket.connect({asio::ip::make_address("127.0.0.1"), port}); }
     void send(const std::string& method, const std::string& target, const std::string& body = {}) {
-      http::request<http::string_body> request{http::string_to_verb(method), target, 11};
-      request.set(http::field::host, "localhost");
+      beast_http::request<beast_http::string_body> request{beast_http::string_to_verb(method), target, 11};
+      request.set(beast_http::field::host, "localhost");
       request.body() = body;
       request.prepare_payload();
-      http::write(socket, request);
+      beast_http::write(socket, request);
     }
-    http::response<http::string_body> receive() {
-      http::response<http::string_body> response;
-      http::read(socket, buffer, response);
+    beast_http::response<beast_http::string_body> receive() {
+      beast_http::response<beast_http::string_body> response;
+      beast_http::read(socket, buffer, response);
       return response;
     }
     // True when the server closed the connection.
@@ -175,4 +175,4 @@ TEST_F(http_server_test, refuses_connections_after_stop) {
 }
 
 }  // namespace
-}  // namespace magnetar::broker::admin
+}  // namespace magnetar::http
