@@ -250,6 +250,19 @@ void add_clusters(admin_command::state& s, CLI::App& admin) {
        [](const http::url& url, const admin_args&) { return request(url, "GET", "/admin/v2/clusters", output::list); });
 }
 
+void add_bookies(admin_command::state& s, CLI::App& admin) {
+  auto* group = admin.add_subcommand("bookies", "List bookies and the ledgers auto-recovery is copying");
+  group->fallthrough();
+  verb(s, *group, "list-bookies", "List the registered bookies (writable and read-only)",
+       [](const http::url& url, const admin_args&) {
+         return request(url, "GET", "/admin/v2/bookies/all", output::json);
+       });
+  verb(s, *group, "list-underreplicated", "List the ledgers that lack replicas, with the bookies they lost",
+       [](const http::url& url, const admin_args&) {
+         return request(url, "GET", "/admin/v2/bookies/underreplicated", output::json);
+       });
+}
+
 void add_tenants(admin_command::state& s, CLI::App& admin) {
   auto& a = s.args;
   auto* group = admin.add_subcommand("tenants", "List, create and delete tenants");
@@ -468,6 +481,7 @@ admin_command::admin_command(CLI::App& app) : _state(std::make_unique<state>()) 
       ->default_val("http://localhost:8080")
       ->envname("MAGNETAR_ADMIN_URL");
   add_clusters(*_state, *_command);
+  add_bookies(*_state, *_command);
   add_tenants(*_state, *_command);
   add_namespaces(*_state, *_command);
   add_topics(*_state, *_command);

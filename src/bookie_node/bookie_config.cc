@@ -125,9 +125,6 @@ constexpr auto upstream_keys = std::to_array<std::string_view>({
     "auditorPeriodicCheckInterval",
     "auditorPeriodicBookieCheckInterval",
     "rereplicationEntryBatchSize",
-    "openLedgerRereplicationGracePeriod",
-    "lostBookieRecoveryDelay",
-    "autoRecoveryDaemonEnabled",
     "readOnlyModeEnabled",
     "forceReadOnlyBookie",
     "statsProviderClass",
@@ -185,6 +182,15 @@ result<void> apply(bookie_config& c, std::string_view key, std::string_view valu
   } else if (key == "diskUsageThreshold" || key == "diskUsageLwmThreshold") {
     MAGNETAR_TRY(ratio, fraction(key, value));
     (key == "diskUsageThreshold" ? c.disk_usage_threshold : c.disk_usage_lwm_threshold) = ratio;
+  } else if (key == "autoRecoveryDaemonEnabled") {
+    if (value != "true" && value != "false") return bad(key, fmt::format("'{}' is not true or false", value));
+    c.auto_recovery = value == "true";
+  } else if (key == "lostBookieRecoveryDelay") {
+    MAGNETAR_TRY(s, number(key, value, 0, 7 * 86'400));
+    c.lost_bookie_recovery_delay = std::chrono::seconds(s);
+  } else if (key == "openLedgerRereplicationGracePeriod") {
+    MAGNETAR_TRY(ms, number(key, value, 0, 86'400'000));
+    c.open_ledger_grace = std::chrono::milliseconds(ms);
   } else if (key == "diskCheckInterval") {
     MAGNETAR_TRY(ms, number(key, value, 1, 3'600'000));
     c.disk_check_interval = std::chrono::milliseconds(ms);

@@ -36,6 +36,9 @@ struct bookie_config {
   double disk_usage_threshold = 0.95;                     // diskUsageThreshold: read-only past it
   double disk_usage_lwm_threshold = 0.90;                 // diskUsageLwmThreshold: writable again below it
   std::chrono::milliseconds disk_check_interval{10'000};  // diskCheckInterval
+  bool auto_recovery = true;                              // autoRecoveryDaemonEnabled (as Pulsar's conf)
+  std::chrono::seconds lost_bookie_recovery_delay{0};     // lostBookieRecoveryDelay
+  std::chrono::milliseconds open_ledger_grace{30'000};    // openLedgerRereplicationGracePeriod
 
   // host:port, how clients and the metadata store name this bookie.
   std::string bookie_id() const { return advertised_address + ":" + std::to_string(bookie_port); }

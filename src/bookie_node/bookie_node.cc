@@ -1,5 +1,6 @@
 #include "bookie_node/bookie_node.h"
 
+#include "autorecovery/autorecovery_service.h"
 #include "bookie/bookie.h"
 #include "bookie/bookie_server.h"
 #include "bookie_node/cookie.h"
@@ -11,6 +12,8 @@
 #include "io/run_on.h"
 #include "io/shard.h"
 #include "io/timer.h"
+#include "ledger/ledger_client.h"
+#include "ledger/registered_bookie_directory.h"
 #include "meta/errc.h"
 #include "meta/zookeeper_store.h"
 
@@ -28,6 +31,10 @@ struct bookie_node::parts {
   std::unique_ptr<bookie::bookie> engine;
   std::unique_ptr<bookie::bookie_server> server;
   std::unique_ptr<registration> registered;
+  // Auto-recovery: a ledger client of its own over the registered bookies.
+  std::unique_ptr<ledger::registered_bookie_directory> bookies;
+  std::unique_ptr<ledger::ledger_client> ledgers;
+  std::unique_ptr<autorecovery::autorecovery_service> autorecovery;
   std::unique_ptr<http::http_server> http;
   meta::listener_handle session_events;
   std::optional<io::timer> disk_timer;  // on shard 0
@@ -106,6 +113,9 @@ result<void> bookie_node::start() {
       if (!again) spdlog::error("bookie {}: registering again failed: {}", _id, again.error());
     });
   });
+  if (_config.auto_recovery) {
+    MAGNETAR_TRY(start_autorecovery());
+  }
   p.disk_timer.emplace(p.shard_set[0].executor(), base::system_clock());
   MAGNETAR_TRY(watcher, p.watching.enter());
   io::spawn(p.shard_set[0].executor(),
@@ -113,6 +123,18 @@ result<void> bookie_node::start() {
   spdlog::info("bookie {} ready (journals {}, ledgers {})", _id, fmt::join(_config.journal_directories, ","),
                _config.ledger_directories.front());
   return success();
+}
+
+result<void> bookie_node::start_autorecovery() {
+  auto& p = *_parts;
+  p.bookies = std::make_unique<ledger::registered_bookie_directory>(*p.store, p.shard_set[0].executor());
+  MAGNETAR_TRY(io::block_on(p.shard_set[0], p.bookies->start()));
+  p.ledgers = std::make_unique<ledger::ledger_client>(*p.store, *p.bookies, base::system_clock());
+  p.autorecovery = std::make_unique<autorecovery::autorecovery_service>(
+      *p.store, *p.ledgers, *p.bookies, _id, p.shard_set[0].executor(), base::system_clock(),
+      autorecovery::autorecovery_options{.lost_bookie_delay = _config.lost_bookie_recovery_delay,
+                                         .replication = {.open_ledger_grace = _config.open_ledger_grace}});
+  return p.autorecovery->start();
 }
 
 std::uint16_t bookie_node::http_port() const { return _parts && _parts->http ? _parts->http->port() : 0; }
@@ -181,11 +203,15 @@ void bookie_node::stop() {
     }());
   }
   if (p.http) io::block_on(p.shard_set[0], p.http->stop());
+  if (p.autorecovery) p.autorecovery->stop();
   if (p.server) p.server->stop();
   if (p.engine) io::block_on(p.shard_set[0], p.engine->stop());
   // Closing the store closes its sessions: the registration goes at once.
   if (p.store) io::block_on(p.shard_set[0], p.store->stop());
   p.http.reset();
+  p.autorecovery.reset();
+  p.ledgers.reset();
+  p.bookies.reset();
   p.server.reset();
   p.engine.reset();
   p.registered.reset();

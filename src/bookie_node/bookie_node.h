@@ -6,7 +6,9 @@
 // lost the bookie registers again on a new one. A full disk or a failed write
 // turns the bookie read-only (disk_monitor.h): adds are refused with
 // EREADONLY, reads are served, and the registration moves to readonly/. Its
-// HTTP port answers /metrics and the health endpoints (bookie_status.h).
+// HTTP port answers /metrics and the health endpoints (bookie_status.h). With
+// autoRecoveryDaemonEnabled it runs an auditor and a replication worker
+// (autorecovery/), which copy a lost bookie's entries to the others.
 // Thread-safety: start and stop from one thread, off the shards.
 #pragma once
 
@@ -40,6 +42,7 @@ class bookie_node {
   const std::string& id() const { return _id; }
 
  private:
+  result<void> start_autorecovery();
   bookie_status status() const;
   std::vector<directory_usage> measure_directories() const;
   // Every diskCheckInterval: read-only or back (disk_monitor.h), and the

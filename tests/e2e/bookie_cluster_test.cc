@@ -269,6 +269,41 @@ TEST_F(bookie_cluster, a_bookie_on_a_full_disk_turns_read_only_and_still_serves_
   EXPECT_THAT(small->get("/api/v1/bookie/state").body, HasSubstr(R"("readOnly":true)"));
 }
 
+TEST_F(bookie_cluster, a_bookie_killed_for_good_has_its_entries_copied_to_the_others) {
+  bookies.push_back(std::make_unique<bookie_process>(dir / "bookie-3", zookeeper.address()));
+  ASSERT_TRUE(bookies.back()->start()) << bookies.back()->log();
+  ASSERT_TRUE(mt::wait_until([&] { return directory->writable_bookies().size() == 4; }));
+  auto writer = run(client->create({.ensemble_size = 3, .write_quorum = 3, .ack_quorum = 2}));
+  ASSERT_TRUE(writer) << writer.error();
+  constexpr int count = 300;
+  for (int i = 0; i < count; ++i) ASSERT_TRUE(run(writer.value()->add(bytes("entry-" + std::to_string(i)))));
+  ASSERT_TRUE(run(writer.value()->close()));
+  const auto id = writer.value()->id();
+  const auto lost = writer.value()->metadata().ensembles.at(0)[0];
+  auto victim = std::find_if(bookies.begin(), bookies.end(), [&](const auto& b) { return b->id() == lost; });
+  ASSERT_NE(victim, bookies.end());
+  (*victim)->kill();
+
+  // Its session ends after zkTimeout; the auditor lists the ledger, a worker copies it.
+  ledger::ledger_metadata m;
+  ASSERT_TRUE(mt::wait_until([&] {
+    m = *run(client->metadata(id)).value();
+    const auto& ensemble = m.ensembles.at(0);
+    return std::find(ensemble.begin(), ensemble.end(), lost) == ensemble.end();
+  })) << "the ledger still names "
+      << lost;
+  EXPECT_TRUE(
+      mt::wait_until([&] { return run(store->children("/ledgers/underreplication/ledgers")).value().empty(); }));
+  // Every bookie of the new ensemble holds every entry, asked directly.
+  for (const auto& bookie : m.ensembles.at(0)) {
+    ledger::remote_bookie_client direct(shards[1].executor(), {.address = bookie});
+    auto entries = run(direct.read_range(id, entry_id(0), entry_id(count - 1)));
+    ASSERT_TRUE(entries) << bookie << ": " << entries.error();
+    ASSERT_EQ(entries.value().size(), static_cast<std::size_t>(count)) << bookie;
+    EXPECT_EQ(std::string(entries.value()[count - 1].as_chars()), "entry-" + std::to_string(count - 1));
+  }
+}
+
 TEST_F(bookie_cluster, a_bookie_started_on_another_bookies_directories_refuses) {
   bookies[1]->kill();
   bookie_process impostor(bookies[1]->directory(), zookeeper.address());

@@ -29,9 +29,32 @@ TEST(bookie_config, directories_port_and_address_are_applied) {
 }
 
 TEST(bookie_config, an_upstream_key_is_accepted_and_listed) {
-  auto parsed = parse_bookie_config("zkServers=h:1\nlostBookieRecoveryDelay=60\n", "b.conf");
+  auto parsed = parse_bookie_config("zkServers=h:1\nauditorPeriodicCheckInterval=60\n", "b.conf");
   ASSERT_TRUE(parsed) << parsed.error();
-  EXPECT_THAT(parsed.value().not_implemented, ElementsAre("lostBookieRecoveryDelay"));
+  EXPECT_THAT(parsed.value().not_implemented, ElementsAre("auditorPeriodicCheckInterval"));
+}
+
+TEST(bookie_config, auto_recovery_and_disk_keys_are_applied) {
+  auto parsed = parse_bookie_config(
+      "zkServers=h:1\nautoRecoveryDaemonEnabled=false\nlostBookieRecoveryDelay=60\n"
+      "openLedgerRereplicationGracePeriod=5000\ndiskUsageThreshold=0.8\ndiskUsageLwmThreshold=0.7\n"
+      "diskCheckInterval=250\nprometheusStatsHttpPort=8100\n",
+      "b.conf");
+  ASSERT_TRUE(parsed) << parsed.error();
+  const auto& c = parsed.value().config;
+  EXPECT_FALSE(c.auto_recovery);
+  EXPECT_EQ(c.lost_bookie_recovery_delay, std::chrono::seconds(60));
+  EXPECT_EQ(c.open_ledger_grace, std::chrono::milliseconds(5000));
+  EXPECT_DOUBLE_EQ(c.disk_usage_threshold, 0.8);
+  EXPECT_DOUBLE_EQ(c.disk_usage_lwm_threshold, 0.7);
+  EXPECT_EQ(c.disk_check_interval, std::chrono::milliseconds(250));
+  EXPECT_EQ(c.http_port, 8100);
+}
+
+TEST(bookie_config, a_low_water_mark_above_the_threshold_is_refused) {
+  auto parsed = parse_bookie_config("zkServers=h:1\ndiskUsageThreshold=0.8\ndiskUsageLwmThreshold=0.9\n", "b.conf");
+  ASSERT_FALSE(parsed);
+  EXPECT_THAT(parsed.error().detail(), HasSubstr("diskUsageLwmThreshold 0.9 is above diskUsageThreshold 0.8"));
 }
 
 TEST(bookie_config, an_unknown_key_is_an_error_naming_file_and_line) {

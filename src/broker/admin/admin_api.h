@@ -108,6 +108,10 @@ class admin_api {
   awaitable<http_response> split_scalable(incoming_request request);
   awaitable<http_response> merge_scalable(incoming_request request);
 
+  // admin_api_bookies.cc
+  awaitable<http_response> list_bookies(incoming_request request);
+  awaitable<http_response> list_underreplicated(incoming_request request);
+
   // admin_api_lookup.cc
   awaitable<http_response> lookup_topic(incoming_request request);
 

@@ -78,6 +78,8 @@ class namespace_resources {
   // `cluster_name`: this cluster (clusterName), the default of allowedClusters and
   // replication_clusters.
   namespace_resources(meta::store& store, std::string cluster_name);
+  // The metadata store it reads and writes (the admin API's bookie routes read it too).
+  meta::store& store() const { return _store; }
 
   // Creates the cluster (with these URLs), tenant `public` and namespace
   // `public/default` where missing: what a standalone does on its first start. Safe to

@@ -3,6 +3,8 @@
 // topic routes answer 503, see broker_routes_test.cc for those).
 #include "broker/admin/admin_server.h"
 
+#include "autorecovery/underreplication.h"
+
 #include "broker/namespace/tests/store_fixture.h"
 #include "http/client.h"
 
@@ -60,6 +62,20 @@ TEST_F(admin_server_test, unknown_cluster_is_404) {
   auto r = call("GET", "/admin/v2/clusters/nowhere");
   EXPECT_EQ(r.status, 404);
   EXPECT_EQ(body_of(r), json::parse(R"({"reason":"Cluster does not exist"})"));
+}
+
+TEST_F(admin_server_test, lists_the_registered_bookies_writable_and_read_only) {
+  ASSERT_TRUE(run(store->put("/ledgers/available/10.0.0.1:3181", "{}", -1)));
+  ASSERT_TRUE(run(store->put("/ledgers/available/readonly/10.0.0.2:3181", "{}", -1)));
+  EXPECT_EQ(body_of(call("GET", "/admin/v2/bookies/all")),
+            json::parse(R"({"bookies":[{"bookieId":"10.0.0.1:3181"},{"bookieId":"10.0.0.2:3181"}]})"));
+}
+
+TEST_F(admin_server_test, lists_the_under_replicated_ledgers) {
+  EXPECT_EQ(body_of(call("GET", "/admin/v2/bookies/underreplicated")), json::array());
+  ASSERT_TRUE(run(autorecovery::mark_underreplicated(*store, ledger_id(7), {"10.0.0.3:3181"}, 1234)));
+  EXPECT_EQ(body_of(call("GET", "/admin/v2/bookies/underreplicated")),
+            json::parse(R"([{"ledgerId":7,"missingReplicas":["10.0.0.3:3181"],"ctime":1234}])"));
 }
 
 TEST_F(admin_server_test, lists_tenants) {
