@@ -107,6 +107,52 @@ awaitable<result<void>> write_batch(ledger::bookie_client& target, const ledger:
   co_return success();
 }
 
+// Copies `position`'s share of the segment to `target`: batches_in_flight
+// batches at a time, each read and then written, so that reading one batch
+// overlaps writing another. The bytes read, or the first failure.
+awaitable<result<std::uint64_t>> copy_segment(ledger::bookie_directory& bookies, ledger::bookie_client& target,
+                                              const ledger::ledger_metadata& m, const segment& s, std::size_t position,
+                                              const std::set<std::string>& alive, const replicate_options& options) {
+  struct state {
+    explicit state(asio::any_io_executor ex) : room(std::move(ex)) {}
+    std::int64_t next;
+    std::size_t running = 0;
+    std::uint64_t copied = 0;
+    std::optional<error> failure;
+    asio::steady_timer room;  // cancelled as each batch ends
+  };
+  auto executor = co_await asio::this_coro::executor;
+  auto st = std::make_shared<state>(executor);
+  st->next = s.first;
+  const auto batch = static_cast<std::int64_t>(options.batch_entries);
+  while ((st->next <= s.last && !st->failure) || st->running > 0) {
+    if (st->next <= s.last && !st->failure && st->running < options.batches_in_flight) {
+      const auto first = st->next, last = std::min(s.last, first + batch - 1);
+      st->next = last + 1;
+      ++st->running;
+      // Everything referenced outlives the batch: this coroutine waits for running == 0.
+      io::spawn(executor, [&, st, first, last]() -> awaitable<void> {
+        auto entries = co_await read_batch(bookies, m, s, alive, first, last);
+        if (entries) {
+          for (const auto& e : entries.value()) st->copied += e.size();
+          auto written = co_await write_batch(target, m, position, first, std::move(entries).value());
+          if (!written && !st->failure) st->failure = written.error();
+        } else if (!st->failure) {
+          st->failure = entries.error();
+        }
+        --st->running;
+        st->room.cancel();
+      });
+      continue;
+    }
+    st->room.expires_after(std::chrono::hours(24));
+    boost::system::error_code ignored;
+    co_await st->room.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
+  }
+  if (st->failure) co_return fail(*st->failure);
+  co_return st->copied;
+}
+
 }  // namespace
 
 awaitable<result<replicate_outcome>> replicate_ledger(ledger::ledger_client& ledgers, meta::store& store,
@@ -158,13 +204,7 @@ awaitable<result<replicate_outcome>> replicate_ledger(ledger::ledger_client& led
       const auto target_id = candidates[std::uniform_int_distribution<std::size_t>(0, candidates.size() - 1)(random)];
       auto* target = bookies.client(target_id);
       if (target == nullptr) co_return fail(ledger::errc::write_failed, fmt::format("unknown bookie {}", target_id));
-      std::uint64_t copied = 0;
-      for (auto first = s.first; first <= s.last; first += static_cast<std::int64_t>(options.batch_entries)) {
-        const auto last = std::min(s.last, first + static_cast<std::int64_t>(options.batch_entries) - 1);
-        MAGNETAR_CO_TRY(entries, co_await read_batch(bookies, m, s, alive, first, last));
-        for (const auto& e : entries) copied += e.size();
-        MAGNETAR_CO_TRY(co_await write_batch(*target, m, position, first, std::move(entries)));
-      }
+      MAGNETAR_CO_TRY(copied, co_await copy_segment(bookies, *target, m, s, position, alive, options));
       spdlog::info("autorecovery: ledger {} entries {}..{}: {} replaced by {} ({} bytes read)", m.id, s.first, s.last,
                    ensemble[position], target_id, copied);
       ensemble[position] = target_id;

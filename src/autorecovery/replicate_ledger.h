@@ -31,6 +31,7 @@ namespace magnetar::autorecovery {
 struct replicate_options {
   std::chrono::milliseconds open_ledger_grace{30'000};  // openLedgerRereplicationGracePeriod
   std::size_t batch_entries = 256;                      // read and written per round trip
+  std::size_t batches_in_flight = 4;                    // reading some while writing others
 };
 
 enum class replicate_outcome {

@@ -55,12 +55,20 @@ awaitable<result<entry_id>> add_pipeline::add(wire::shared_bytes payload) {
   if (_failure) co_return fail(*_failure);
   if (!_executor) _executor = co_await asio::this_coro::executor;
   const auto entry = ++_pushed;
-  auto done = std::make_shared<io::oneshot_signal>(_executor);
-  _pending.push_back(pending_add{entry, std::move(payload), 0, 0, done});
-  send_missing(_pending.back());
+  _pending.push_back(pending_add{entry, std::move(payload), 0, 0, nullptr});
+  // One bookie's send runs in this coroutine, the others beside it: with one
+  // bookie per entry (the embedded standalone) an add then costs no extra
+  // coroutine, and no wake-up when its own answer confirms it.
+  auto own = send_missing(_pending.back(), /*keep_one=*/true);
   // A bookie that failed while no other could replace it: try again now.
   if (!_failed.empty()) start_ensemble_change();
-  co_await done->wait();
+  if (own) co_await send(entry, own->position, std::move(own->bookie_id), std::move(own->payload));
+  if (_confirmed < entry && !_failure) {
+    auto* pending = find(entry);
+    pending->done = std::make_shared<io::oneshot_signal>(_executor);
+    const auto done = pending->done;
+    co_await done->wait();
+  }
   if (_confirmed >= entry) co_return entry_id(entry);
   co_return fail(*_failure);
 }
@@ -79,15 +87,21 @@ void add_pipeline::wake_drain() {
   }
 }
 
-void add_pipeline::send_missing(pending_add& add) {
+std::optional<add_pipeline::kept_send> add_pipeline::send_missing(pending_add& add, bool keep_one) {
+  std::optional<kept_send> kept;
   const auto& ensemble = _metadata.ensemble_for(entry_id(add.entry));
   const auto wanted = write_set_positions(_metadata, add.entry) & ~add.acked & ~add.sending;
   for (std::size_t position = 0; position < ensemble.size(); ++position) {
     if ((wanted & (1ULL << position)) == 0 || _failed.count(ensemble[position])) continue;
     add.sending |= 1ULL << position;
+    if (keep_one && !kept) {
+      kept = kept_send{position, ensemble[position], add.payload};
+      continue;
+    }
     io::spawn(_executor, [self = shared_from_this(), entry = add.entry, position, bookie_id = ensemble[position],
                           payload = add.payload] { return self->send(entry, position, bookie_id, payload); });
   }
+  return kept;
 }
 
 awaitable<void> add_pipeline::send(std::int64_t entry, std::size_t position, std::string bookie_id,
@@ -144,7 +158,7 @@ void add_pipeline::confirm_ready() {
   if (_changing) return;  // see the header: nothing is confirmed while the ensemble changes
   while (!_pending.empty() && std::popcount(_pending.front().acked) >= _metadata.ack_quorum) {
     _confirmed = _pending.front().entry;
-    _pending.front().done->fire();
+    if (_pending.front().done) _pending.front().done->fire();
     _pending.pop_front();
   }
   wake_drain();
@@ -221,7 +235,9 @@ void add_pipeline::fail_all(error e) {
     spdlog::warn("ledger {}: writer failed: {}", _metadata.id, e.message());
     _failure = std::move(e);
   }
-  for (auto& add : _pending) add.done->fire();
+  for (auto& add : _pending) {
+    if (add.done) add.done->fire();
+  }
   _pending.clear();
   wake_drain();
 }

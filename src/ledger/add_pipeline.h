@@ -66,15 +66,21 @@ class add_pipeline : public std::enable_shared_from_this<add_pipeline> {
   struct pending_add {
     std::int64_t entry;
     wire::shared_bytes payload;
-    std::uint64_t acked = 0;    // ensemble positions that hold it
-    std::uint64_t sending = 0;  // ensemble positions with an add on the way
-    std::shared_ptr<io::oneshot_signal> done;
+    std::uint64_t acked = 0;                   // ensemble positions that hold it
+    std::uint64_t sending = 0;                 // ensemble positions with an add on the way
+    std::shared_ptr<io::oneshot_signal> done;  // set once its add() waits for it
+  };
+  struct kept_send {
+    std::size_t position;
+    std::string bookie_id;
+    wire::shared_bytes payload;
   };
 
   pending_add* find(std::int64_t entry);
   // Sends to each bookie of the write set that neither holds the entry, nor
-  // is being sent it, nor failed.
-  void send_missing(pending_add& add);
+  // is being sent it, nor failed; with keep_one, the first such send is
+  // returned for the caller to run instead.
+  std::optional<kept_send> send_missing(pending_add& add, bool keep_one = false);
   awaitable<void> send(std::int64_t entry, std::size_t position, std::string bookie_id, wire::shared_bytes payload);
   void on_sent(std::int64_t entry, std::size_t position, const std::string& bookie_id, result<void> sent);
   // Whether the entry can still reach its ack quorum without the failed bookies.

@@ -3,6 +3,7 @@
 #include "bookie/errc.h"
 #include "io/run_on.h"
 #include "ledger/errc.h"
+#include "ledger/speculative.h"
 #include "meta/errc.h"
 
 #include <fmt/format.h>
@@ -195,19 +196,23 @@ awaitable<result<void>> ledger_client::remove(ledger_id id) {
 }
 
 awaitable<result<wire::shared_bytes>> ledger_client::read_entry(const ledger_metadata& m, entry_id entry) {
-  std::string failures;
-  int missing = 0;
+  std::vector<attempt<wire::shared_bytes>> attempts;
   for (const auto& bookie_id : m.write_set(entry)) {
     MAGNETAR_CO_TRY(client, client_of(bookie_id));
-    auto read = co_await client->read_entry(m.id, entry);
-    if (read) co_return std::move(read).value();
-    if (read.error() == bookie::errc::entry_not_found || read.error() == bookie::errc::ledger_not_found) ++missing;
-    failures += fmt::format("{}{}: {}", failures.empty() ? "" : "; ", bookie_id, read.error().message());
+    attempts.push_back([client, ledger = m.id, entry] { return client->read_entry(ledger, entry); });
   }
+  std::vector<error> failures;
+  auto read = co_await first_success(std::move(attempts), _options.speculative_read_timeout, failures);
+  if (read) co_return read;
+  const auto missing = std::count_if(failures.begin(), failures.end(), [](const error& e) {
+    return e == bookie::errc::entry_not_found || e == bookie::errc::ledger_not_found;
+  });
+  std::string why;
+  for (const auto& f : failures) why += fmt::format("{}{}", why.empty() ? "" : "; ", f.message());
   // W - A + 1 bookies without it: it never reached an ack quorum (BookKeeper's
   // rule), so it isn't there, even if the others are unreachable.
   co_return fail(missing >= m.write_quorum - m.ack_quorum + 1 ? errc::no_such_entry : errc::read_failed,
-                 fmt::format("ledger {} entry {}: {}", m.id, entry, failures));
+                 fmt::format("ledger {} entry {}: {}", m.id, entry, why));
 }
 
 awaitable<result<std::vector<wire::shared_bytes>>> ledger_client::read_range(const ledger_metadata& m, entry_id first,
@@ -217,16 +222,25 @@ awaitable<result<std::vector<wire::shared_bytes>>> ledger_client::read_range(con
   auto e = first.value();
   while (e <= last.value()) {
     // Where every bookie of the ensemble holds every entry (E = W), one bookie serves the
-    // ensemble's stretch of the range in one request. Whatever it cannot serve is read
-    // entry by entry below, which tries the other bookies and names the failure.
+    // ensemble's stretch of the range in one request (another too, when the first is
+    // slow). Whatever none can serve is read entry by entry below, which names the failure.
     if (m.ensemble_size == m.write_quorum) {
       const auto next_ensemble = m.ensembles.upper_bound(e);
       const auto stretch_last =
           next_ensemble == m.ensembles.end() ? last.value() : std::min(last.value(), next_ensemble->first - 1);
-      const auto bookie_id = m.write_set(entry_id(e)).front();
-      MAGNETAR_CO_TRY(client, client_of(bookie_id));
-      auto stretch = co_await client->read_range(m.id, entry_id(e), entry_id(stretch_last));
-      if (stretch && !stretch.value().empty()) {
+      std::vector<attempt<std::vector<wire::shared_bytes>>> attempts;
+      for (const auto& bookie_id : m.write_set(entry_id(e))) {
+        MAGNETAR_CO_TRY(client, client_of(bookie_id));
+        attempts.push_back([client, ledger = m.id, from = entry_id(e),
+                            to = entry_id(stretch_last)]() -> awaitable<result<std::vector<wire::shared_bytes>>> {
+          auto stretch = co_await client->read_range(ledger, from, to);
+          if (stretch && stretch.value().empty()) co_return fail(errc::read_failed, "an empty range");
+          co_return stretch;
+        });
+      }
+      std::vector<error> failures;
+      auto stretch = co_await first_success(std::move(attempts), _options.speculative_read_timeout, failures);
+      if (stretch) {
         e += static_cast<std::int64_t>(stretch.value().size());
         for (auto& entry : stretch.value()) entries.push_back(std::move(entry));
         continue;

@@ -25,6 +25,7 @@
 #include "ledger/ledger_metadata.h"
 #include "meta/store.h"
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <optional>
@@ -37,6 +38,13 @@ struct ledger_config {
   int write_quorum = 1;
   int ack_quorum = 1;
   std::map<std::string, std::string> custom;
+};
+
+struct ledger_client_options {
+  // A read that a bookie hasn't answered by then goes to the next bookie of
+  // the write set too; the first answer wins (BookKeeper's
+  // speculativeReadTimeout, 2000 ms there too). 0: the next only after a failure.
+  std::chrono::milliseconds speculative_read_timeout{2'000};
 };
 
 class ledger_client;
@@ -90,8 +98,8 @@ class ledger_reader {
 
 class ledger_client {
  public:
-  ledger_client(meta::store& store, bookie_directory& bookies, base::clock& clock)
-      : _store(store), _bookies(bookies), _clock(clock) {}
+  ledger_client(meta::store& store, bookie_directory& bookies, base::clock& clock, ledger_client_options options = {})
+      : _store(store), _bookies(bookies), _clock(clock), _options(options) {}
 
   awaitable<result<std::unique_ptr<ledger_writer>>> create(ledger_config config);
   awaitable<result<std::unique_ptr<ledger_reader>>> open(ledger_id id, bool recover);
@@ -105,7 +113,8 @@ class ledger_client {
   awaitable<result<ledger_id>> allocate_id();
   awaitable<result<std::pair<ledger_metadata, std::int64_t>>> read_metadata(ledger_id id);
   awaitable<result<entry_id>> recover(ledger_metadata& metadata, std::int64_t& version);
-  // One entry from the first bookie of its write set that has it.
+  // One entry from its write set: the first bookie, then the next on failure
+  // or past the speculative read timeout.
   awaitable<result<wire::shared_bytes>> read_entry(const ledger_metadata& metadata, entry_id entry);
   awaitable<result<std::vector<wire::shared_bytes>>> read_range(const ledger_metadata& metadata, entry_id first,
                                                                 entry_id last);
@@ -114,6 +123,7 @@ class ledger_client {
   meta::store& _store;
   bookie_directory& _bookies;
   base::clock& _clock;
+  const ledger_client_options _options;
 };
 
 }  // namespace magnetar::ledger

@@ -13,6 +13,8 @@
 
 #include <gmock/gmock.h>
 
+#include <future>
+
 namespace magnetar::ledger::testing {
 namespace {
 
@@ -180,6 +182,40 @@ TEST_F(remote_bookies, a_bookie_that_is_not_there_fails_the_call_clearly) {
   auto read = cluster.run(nowhere.read_last_add_confirmed(ledger_id(1)));
   ASSERT_FALSE(read);
   EXPECT_THAT(read.error().detail(), HasSubstr("connect"));
+}
+
+// The first bookie of each write set answers nothing (a listening socket that
+// never reads): after the speculative timeout the next bookie is asked, and
+// the read comes back long before that bookie's own call timeout.
+TEST_F(remote_bookies, a_silent_bookie_is_read_around_after_the_speculative_timeout) {
+  auto writer = create(3, 3, 2);
+  ASSERT_TRUE(writer);
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(cluster.run(writer->add(bytes_of("s" + std::to_string(i)))));
+  ASSERT_TRUE(cluster.run(writer->close()));
+
+  asio::io_context io;
+  asio::ip::tcp::acceptor silent(io, {asio::ip::make_address("127.0.0.1"), 0});  // never accepts, never answers
+  const auto silent_address = fmt::format("127.0.0.1:{}", silent.local_endpoint().port());
+  const auto hung = writer->metadata().write_set(entry_id(3)).front();
+  static_bookie_directory slow;
+  for (const auto& address : addresses) {
+    slow.add(address, std::make_unique<remote_bookie_client>(
+                          cluster.shards[1].executor(),
+                          remote_bookie_options{.address = address == hung ? silent_address : address,
+                                                .timeout = std::chrono::hours(1)}));
+  }
+  ledger_client reader_client(*cluster.store, slow, cluster.clock,
+                              {.speculative_read_timeout = std::chrono::milliseconds(50)});
+  auto read = std::async(std::launch::async, [&] {
+    auto reader = cluster.run(reader_client.open(writer->id(), false));
+    EXPECT_TRUE(reader) << reader.error();
+    return cluster.run(reader.value()->read(entry_id(3), entry_id(3)));
+  });
+  ASSERT_EQ(read.wait_for(std::chrono::seconds(60)), std::future_status::ready)
+      << "the read waited on the silent bookie";
+  auto entries = read.get();
+  ASSERT_TRUE(entries) << entries.error();
+  EXPECT_EQ(text_of(entries.value().at(0)), "s3");
 }
 
 TEST_F(four_remote_bookies, a_failed_bookie_is_replaced_and_later_entries_reach_their_write_quorum) {
