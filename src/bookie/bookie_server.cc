@@ -92,12 +92,8 @@ class bookie_connection : public std::enable_shared_from_this<bookie_connection>
 
   void send(const bp::response& response) {
     const auto size = response.ByteSizeLong();
-    std::string frame(4 + size, '\0');
-    frame[0] = static_cast<char>(size >> 24);
-    frame[1] = static_cast<char>(size >> 16);
-    frame[2] = static_cast<char>(size >> 8);
-    frame[3] = static_cast<char>(size);
-    response.SerializeToArray(frame.data() + 4, static_cast<int>(size));
+    std::string frame;
+    response.SerializeToArray(io::append_frame_header(frame, size), static_cast<int>(size));
     _outbox.push_back(std::move(frame));
     if (!_writing) {
       _writing = true;

@@ -3,16 +3,30 @@
 // in as many frames as have arrived: a pipelined peer costs a syscall per
 // batch, not two per frame.
 // Used by one coroutine at a time (the connection's read loop).
+//
+// append_frame_header: the writing side; appends a frame's length prefix to
+// `out` and room for its body, and returns where the body goes.
 #pragma once
 
 #include "base/result.h"
 #include "io/net.h"
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 #include <vector>
 
 namespace magnetar::io {
+
+inline char* append_frame_header(std::string& out, std::size_t body_size) {
+  const auto at = out.size();
+  out.resize(at + 4 + body_size);
+  out[at] = static_cast<char>(body_size >> 24);
+  out[at + 1] = static_cast<char>(body_size >> 16);
+  out[at + 2] = static_cast<char>(body_size >> 8);
+  out[at + 3] = static_cast<char>(body_size);
+  return out.data() + at + 4;
+}
 
 class frame_reader {
  public:

@@ -17,13 +17,7 @@ constexpr auto sweep_interval = std::chrono::milliseconds(200);
 
 void append_frame(std::string& out, const bp::request& request) {
   const auto size = request.ByteSizeLong();
-  const auto at = out.size();
-  out.resize(at + 4 + size);
-  out[at] = static_cast<char>(size >> 24);
-  out[at + 1] = static_cast<char>(size >> 16);
-  out[at + 2] = static_cast<char>(size >> 8);
-  out[at + 3] = static_cast<char>(size);
-  request.SerializeToArray(out.data() + at + 4, static_cast<int>(size));
+  request.SerializeToArray(io::append_frame_header(out, size), static_cast<int>(size));
 }
 
 }  // namespace
