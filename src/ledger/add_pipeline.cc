@@ -56,10 +56,11 @@ awaitable<result<entry_id>> add_pipeline::add(wire::shared_bytes payload) {
   if (!_executor) _executor = co_await asio::this_coro::executor;
   const auto entry = ++_pushed;
   _pending.push_back(pending_add{entry, std::move(payload), 0, 0, nullptr});
-  // One bookie's send runs in this coroutine, the others beside it: with one
-  // bookie per entry (the embedded standalone) an add then costs no extra
-  // coroutine, and no wake-up when its own answer confirms it.
-  auto own = send_missing(_pending.back(), /*keep_one=*/true);
+  // With one bookie per entry (the embedded standalone) its send runs in this
+  // coroutine: no extra coroutine, and no wake-up when the answer confirms
+  // it. With more, each send runs beside it, so that the add completes at
+  // its ack quorum, not when one chosen bookie (maybe a hung one) answers.
+  auto own = send_missing(_pending.back(), /*keep_one=*/_metadata.write_quorum == 1);
   // A bookie that failed while no other could replace it: try again now.
   if (!_failed.empty()) start_ensemble_change();
   if (own) co_await send(entry, own->position, std::move(own->bookie_id), std::move(own->payload));
