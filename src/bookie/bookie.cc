@@ -94,6 +94,13 @@ awaitable<void> bookie::checkpoint_loop() {
 
 awaitable<void> bookie::stop() {
   if (_stopping.exchange(true)) co_return;
+  {
+    // Long polls end now, on their own shards, instead of holding the stop.
+    std::lock_guard lock(_lac_waiters_mutex);
+    for (auto& [ledger, waiter] : _lac_waiters) {
+      asio::post(waiter.executor, [wake = waiter.wake] { wake->cancel(); });
+    }
+  }
   if (_checkpoint_timer) {
     co_await io::run_on(_shards[0], [this] { _checkpoint_timer->cancel(); });
   }
@@ -145,7 +152,52 @@ awaitable<result<void>> bookie::add_on_owner(ledger_id ledger, entry_id entry, e
   const journal_record record{journal_record_type::add_entry, ledger, entry, lac, payload.span()};
   MAGNETAR_CO_TRY(co_await j.append(std::span(&record, 1)));
   _adds.fetch_add(1, std::memory_order_relaxed);
+  wake_lac_waiters(ledger, lac);
   co_return success();
+}
+
+void bookie::wake_lac_waiters(ledger_id ledger, entry_id lac) {
+  if (_lac_waiter_count.load(std::memory_order_relaxed) == 0) return;
+  std::lock_guard lock(_lac_waiters_mutex);
+  auto [first, last] = _lac_waiters.equal_range(ledger.value());
+  for (auto it = first; it != last; ++it) {
+    if (lac > it->second.previous) it->second.wake->cancel();
+  }
+}
+
+awaitable<result<entry_id>> bookie::wait_last_add_confirmed(ledger_id ledger, entry_id previous,
+                                                            std::chrono::milliseconds timeout) {
+  MAGNETAR_CO_TRY(pass [[maybe_unused]], _gate.enter());
+  auto& owner = owner_of(ledger);
+  if (owner.is_current()) co_return co_await wait_lac_on_owner(ledger, previous, timeout);
+  co_return co_await io::run_on(
+      owner, [&]() -> awaitable<result<entry_id>> { return wait_lac_on_owner(ledger, previous, timeout); });
+}
+
+awaitable<result<entry_id>> bookie::wait_lac_on_owner(ledger_id ledger, entry_id previous,
+                                                      std::chrono::milliseconds timeout) {
+  MAGNETAR_CO_TRY(state, _storage->state(ledger));
+  if (state.last_add_confirmed > previous) co_return state.last_add_confirmed;
+  auto executor = co_await asio::this_coro::executor;
+  auto wake = std::make_shared<asio::steady_timer>(executor, timeout);
+  decltype(_lac_waiters)::iterator registered;
+  {
+    // Checked under the lock stop() takes after setting _stopping: a poll
+    // either sees the stop or is registered before stop() cancels them all.
+    std::lock_guard lock(_lac_waiters_mutex);
+    if (_stopping.load()) co_return state.last_add_confirmed;
+    registered = _lac_waiters.emplace(ledger.value(), lac_waiter{previous, executor, wake});
+  }
+  _lac_waiter_count.fetch_add(1, std::memory_order_relaxed);
+  boost::system::error_code woken;
+  co_await wake->async_wait(asio::redirect_error(asio::use_awaitable, woken));
+  {
+    std::lock_guard lock(_lac_waiters_mutex);
+    _lac_waiters.erase(registered);
+  }
+  _lac_waiter_count.fetch_sub(1, std::memory_order_relaxed);
+  MAGNETAR_CO_TRY(after, _storage->state(ledger));
+  co_return after.last_add_confirmed;
 }
 
 void bookie::request_checkpoint_if_cache_filling(std::size_t added) {

@@ -37,6 +37,7 @@
 #include "wire/shared_bytes.h"
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -96,6 +97,10 @@ class bookie {
   // As ledger_storage::read_range: entries first..last up to the first unreadable one.
   awaitable<result<std::vector<wire::shared_bytes>>> read_range(ledger_id ledger, entry_id first, entry_id last);
   awaitable<result<entry_id>> read_last_add_confirmed(ledger_id ledger);
+  // Long poll (BookKeeper's): completes with the ledger's LAC as soon as an
+  // add carries one past `previous`, else after `timeout` with the LAC then.
+  awaitable<result<entry_id>> wait_last_add_confirmed(ledger_id ledger, entry_id previous,
+                                                      std::chrono::milliseconds timeout);
   awaitable<result<fence_result>> fence(ledger_id ledger);
   awaitable<result<void>> delete_ledger(ledger_id ledger);
 
@@ -115,6 +120,9 @@ class bookie {
   awaitable<result<void>> add_on_owner(ledger_id ledger, entry_id entry, entry_id lac, wire::shared_bytes payload,
                                        add_mode mode);
   awaitable<result<fence_result>> fence_on_owner(ledger_id ledger);
+  awaitable<result<entry_id>> wait_lac_on_owner(ledger_id ledger, entry_id previous, std::chrono::milliseconds timeout);
+  // Wakes the long polls of the ledger that `lac` passes; on its owner shard.
+  void wake_lac_waiters(ledger_id ledger, entry_id lac);
   awaitable<void> checkpoint_loop();
   awaitable<result<void>> checkpoint_now();
   void request_checkpoint_if_cache_filling(std::size_t added);
@@ -129,6 +137,16 @@ class bookie {
   std::optional<io::timer> _checkpoint_timer;               // on shard 0
   std::shared_ptr<io::oneshot_signal> _running_checkpoint;  // on shard 0
   std::vector<std::uint64_t> _reclaimed_marks;              // per journal, by the last checkpoint; on shard 0
+  // Long polls of the LAC, each on its ledger's owner shard (where the adds
+  // that wake it run); the mutex because shards share the map.
+  struct lac_waiter {
+    entry_id previous;
+    asio::any_io_executor executor;
+    std::shared_ptr<asio::steady_timer> wake;
+  };
+  std::mutex _lac_waiters_mutex;
+  std::unordered_multimap<std::int64_t, lac_waiter> _lac_waiters;
+  std::atomic<std::size_t> _lac_waiter_count{0};
   mutable std::mutex _owners_mutex;
   std::unordered_map<std::int64_t, io::shard*> _owners;  // by ledger id
   std::atomic<bool> _stopping{false};

@@ -64,7 +64,19 @@ awaitable<bp::response> read(bookie& b, const bp::request& request) {
 }
 
 awaitable<bp::response> read_lac(bookie& b, const bp::request& request) {
-  auto lac = co_await b.read_last_add_confirmed(ledger_id(request.read_lac().ledger_id()));
+  const auto& read = request.read_lac();
+  if (read.has_previous_lac() && (!read.has_timeout_ms() || read.timeout_ms() < 0 || read.timeout_ms() > 60'000)) {
+    co_return answer(request, bp::BK_EBADREQ, "a long poll needs timeout_ms in [0, 60000]");
+  }
+  // (Two awaits, not one ?: with an await on each side: GCC 12 frees the
+  // result twice in that form.)
+  result<entry_id> lac = entry_id(-1);
+  if (read.has_previous_lac()) {
+    lac = co_await b.wait_last_add_confirmed(ledger_id(read.ledger_id()), entry_id(read.previous_lac()),
+                                             std::chrono::milliseconds(read.timeout_ms()));
+  } else {
+    lac = co_await b.read_last_add_confirmed(ledger_id(read.ledger_id()));
+  }
   if (!lac) co_return failed(request, lac.error());
   auto response = answer(request, bp::BK_EOK);
   response.set_last_add_confirmed(lac.value().value());

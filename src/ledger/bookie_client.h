@@ -11,6 +11,7 @@
 #include "io/asio.h"
 #include "wire/shared_bytes.h"
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <string>
@@ -46,6 +47,9 @@ class bookie_client {
     co_return entries;
   }
   virtual awaitable<result<entry_id>> read_last_add_confirmed(ledger_id ledger) = 0;
+  // The LAC once it passes `previous`, or after `timeout` as it is then (long poll).
+  virtual awaitable<result<entry_id>> wait_last_add_confirmed(ledger_id ledger, entry_id previous,
+                                                              std::chrono::milliseconds timeout) = 0;
   virtual awaitable<result<fence_response>> fence(ledger_id ledger) = 0;
   virtual awaitable<result<void>> delete_ledger(ledger_id ledger) = 0;
 };

@@ -274,6 +274,21 @@ awaitable<result<entry_id>> ledger_reader::read_last_add_confirmed() {
   co_return _last_entry;
 }
 
+awaitable<result<entry_id>> ledger_reader::wait_for_entries(std::chrono::milliseconds timeout) {
+  if (_metadata.state == ledger_state::closed) co_return _last_entry;
+  std::string failures;
+  for (const auto& bookie_id : _metadata.ensembles.rbegin()->second) {
+    MAGNETAR_CO_TRY(client, _client.client_of(bookie_id));
+    auto lac = co_await client->wait_last_add_confirmed(id(), _last_entry, timeout);
+    if (lac) {
+      _last_entry = std::max(_last_entry, lac.value());
+      co_return _last_entry;
+    }
+    failures += fmt::format("{}{}: {}", failures.empty() ? "" : "; ", bookie_id, lac.error().message());
+  }
+  co_return fail(errc::read_failed, fmt::format("ledger {}: no bookie answered the long poll: {}", id(), failures));
+}
+
 // ---- ledger_writer ---------------------------------------------------------
 
 awaitable<result<entry_id>> ledger_writer::add(wire::shared_bytes payload) {

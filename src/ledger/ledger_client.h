@@ -85,6 +85,10 @@ class ledger_reader {
   awaitable<result<std::vector<wire::shared_bytes>>> read(entry_id first, entry_id last);
   // Asks the bookies again (for an open ledger whose writer goes on).
   awaitable<result<entry_id>> read_last_add_confirmed();
+  // Long poll: the last entry once the writer confirms one past it, or after
+  // `timeout` as it is then. Asks the bookies of the last ensemble in turn
+  // until one answers.
+  awaitable<result<entry_id>> wait_for_entries(std::chrono::milliseconds timeout);
 
  private:
   friend class ledger_client;

@@ -25,6 +25,10 @@ class local_bookie_client final : public bookie_client {
   awaitable<result<entry_id>> read_last_add_confirmed(ledger_id ledger) override {
     return _bookie.read_last_add_confirmed(ledger);
   }
+  awaitable<result<entry_id>> wait_last_add_confirmed(ledger_id ledger, entry_id previous,
+                                                      std::chrono::milliseconds timeout) override {
+    return _bookie.wait_last_add_confirmed(ledger, previous, timeout);
+  }
   awaitable<result<fence_response>> fence(ledger_id ledger) override {
     auto fenced = co_await _bookie.fence(ledger);
     if (!fenced) co_return fail(std::move(fenced).error());

@@ -91,6 +91,18 @@ awaitable<result<entry_id>> remote_bookie_client::read_last_add_confirmed(ledger
   co_return entry_id(response.last_add_confirmed());
 }
 
+awaitable<result<entry_id>> remote_bookie_client::wait_last_add_confirmed(ledger_id ledger, entry_id previous,
+                                                                          std::chrono::milliseconds timeout) {
+  bp::request request;
+  auto* read = request.mutable_read_lac();
+  read->set_ledger_id(ledger.value());
+  read->set_previous_lac(previous.value());
+  read->set_timeout_ms(timeout.count());
+  MAGNETAR_CO_TRY(response, co_await _channel->call(std::move(request)));
+  if (response.status() != bp::BK_EOK) co_return fail(error_of(response, _channel->address()));
+  co_return entry_id(response.last_add_confirmed());
+}
+
 awaitable<result<fence_response>> remote_bookie_client::fence(ledger_id ledger) {
   auto request = read_of(ledger, entry_id(-1));
   request.mutable_read()->set_fence(true);

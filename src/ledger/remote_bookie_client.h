@@ -43,6 +43,9 @@ class remote_bookie_client final : public bookie_client {
   awaitable<result<std::vector<wire::shared_bytes>>> read_range(ledger_id ledger, entry_id first,
                                                                 entry_id last) override;
   awaitable<result<entry_id>> read_last_add_confirmed(ledger_id ledger) override;
+  // The bookie holds the call up to `timeout`: keep it below the client's call timeout.
+  awaitable<result<entry_id>> wait_last_add_confirmed(ledger_id ledger, entry_id previous,
+                                                      std::chrono::milliseconds timeout) override;
   awaitable<result<fence_response>> fence(ledger_id ledger) override;
   awaitable<result<void>> delete_ledger(ledger_id ledger) override;
 

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <future>
+
 #include <algorithm>
 #include <string>
 
@@ -213,6 +215,46 @@ TEST_F(bookie_test, concurrent_adds_from_every_shard_to_many_ledgers_all_complet
     for (int e = 0; e < per_ledger; ++e) EXPECT_EQ(text_of(read(*b, l, e).value()), fmt::format("{}:{}", l, e));
   }
   stop(b);
+}
+
+TEST_F(bookie_test, a_long_poll_of_the_lac_answers_once_an_add_carries_it_further) {
+  auto b = open();
+  ASSERT_TRUE(io::block_on(shards[1], b->add_entry(ledger_id(2), entry_id(0), entry_id(-1), bytes_of("a"))));
+  // The poll waits on the owner shard (1); the add that wakes it comes from shard 0.
+  auto poll = std::async(std::launch::async, [&] {
+    return io::block_on(shards[0], b->wait_last_add_confirmed(ledger_id(2), entry_id(-1), std::chrono::hours(1)));
+  });
+  ASSERT_TRUE(add(*b, 2, 1, "b"));  // carries LAC 0
+  ASSERT_EQ(poll.wait_for(std::chrono::seconds(60)), std::future_status::ready);
+  auto lac = poll.get();
+  ASSERT_TRUE(lac) << lac.error();
+  EXPECT_EQ(lac.value(), entry_id(0));
+  stop(b);
+}
+
+TEST_F(bookie_test, a_long_poll_of_the_lac_answers_the_lac_as_it_is_after_its_timeout) {
+  auto b = open();
+  ASSERT_TRUE(add(*b, 2, 0, "a"));
+  ASSERT_TRUE(add(*b, 2, 1, "b"));  // LAC 0
+  auto lac =
+      io::block_on(shards[0], b->wait_last_add_confirmed(ledger_id(2), entry_id(0), std::chrono::milliseconds(1)));
+  ASSERT_TRUE(lac) << lac.error();
+  EXPECT_EQ(lac.value(), entry_id(0));
+  stop(b);
+}
+
+TEST_F(bookie_test, stopping_the_bookie_ends_its_long_polls) {
+  auto b = open();
+  ASSERT_TRUE(add(*b, 2, 0, "a"));
+  auto poll = std::async(std::launch::async, [&] {
+    return io::block_on(shards[0], b->wait_last_add_confirmed(ledger_id(2), entry_id(5), std::chrono::hours(1)));
+  });
+  // Stop waits for the poll, which it ends at once rather than after an hour
+  // (or refuses it, when the poll comes after the stop).
+  io::block_on(shards[1], b->stop());
+  EXPECT_EQ(poll.wait_for(std::chrono::seconds(60)), std::future_status::ready);
+  poll.wait();
+  b.reset();
 }
 
 TEST_F(bookie_test, a_ledgers_first_add_makes_the_calling_shard_its_owner) {

@@ -218,6 +218,26 @@ TEST_F(remote_bookies, a_silent_bookie_is_read_around_after_the_speculative_time
   EXPECT_EQ(text_of(entries.value().at(0)), "s3");
 }
 
+TEST_F(remote_bookies, a_tailing_reader_long_polls_until_the_writer_confirms_more) {
+  auto writer = create(3, 3, 2);
+  ASSERT_TRUE(writer);
+  ASSERT_TRUE(cluster.run(writer->add(bytes_of("first"))));
+  auto reader = cluster.run(client->open(writer->id(), false));
+  ASSERT_TRUE(reader) << reader.error();
+  const auto known = reader.value()->last_entry();
+  auto poll = std::async(std::launch::async,
+                         [&] { return cluster.run(reader.value()->wait_for_entries(std::chrono::seconds(3))); });
+  // Two more adds: the second carries the first's confirmation to the bookies.
+  ASSERT_TRUE(cluster.run(writer->add(bytes_of("second"))));
+  ASSERT_TRUE(cluster.run(writer->add(bytes_of("third"))));
+  ASSERT_EQ(poll.wait_for(std::chrono::seconds(60)), std::future_status::ready);
+  auto last = poll.get();
+  ASSERT_TRUE(last) << last.error();
+  EXPECT_GT(last.value(), known);
+  EXPECT_EQ(text_of(cluster.run(reader.value()->read(last.value(), last.value())).value().at(0)),
+            last.value() == entry_id(1) ? "second" : "first");
+}
+
 TEST_F(four_remote_bookies, a_failed_bookie_is_replaced_and_later_entries_reach_their_write_quorum) {
   auto writer = create(3, 3, 2);
   ASSERT_TRUE(writer);
