@@ -33,13 +33,6 @@ std::vector<segment> segments_of(const ledger::ledger_metadata& m) {
   return out;
 }
 
-// The entries of [first, last] whose write set holds ensemble place `position`.
-bool stores(const ledger::ledger_metadata& m, std::int64_t entry, std::size_t position) {
-  const auto size = static_cast<std::int64_t>(m.ensemble_size);
-  const auto offset = (static_cast<std::int64_t>(position) - entry % size + size) % size;
-  return offset < m.write_quorum;
-}
-
 // Reads entries [first, last] of the segment from any of its registered bookies
 // that hold them: one range request where a bookie holds every entry (E = W),
 // else entry by entry from the write set.
@@ -92,7 +85,7 @@ awaitable<result<void>> write_batch(ledger::bookie_client& target, const ledger:
   s->pending = 1;  // held until every add is sent
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const auto e = first + static_cast<std::int64_t>(i);
-    if (!stores(m, e, position)) continue;
+    if ((m.write_set_positions(entry_id(e)) & (1ULL << position)) == 0) continue;
     ++s->pending;
     io::spawn(executor,
               [&target, s, id = m.id, e, lac = m.last_entry, payload = std::move(entries[i])]() -> awaitable<void> {

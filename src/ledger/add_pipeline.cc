@@ -15,14 +15,6 @@
 namespace magnetar::ledger {
 namespace {
 
-// The ensemble positions that store `entry`: W in a row from entry % E.
-std::uint64_t write_set_positions(const ledger_metadata& m, std::int64_t entry) {
-  std::uint64_t positions = 0;
-  const auto size = static_cast<std::uint64_t>(m.ensemble_size);
-  for (int i = 0; i < m.write_quorum; ++i) positions |= 1ULL << ((static_cast<std::uint64_t>(entry) + i) % size);
-  return positions;
-}
-
 error write_error(ledger_id ledger, std::int64_t entry, const std::string& bookie, const error& cause) {
   const auto code = cause == bookie::errc::ledger_fenced ? errc::ledger_fenced : errc::write_failed;
   return error(code, fmt::format("ledger {} entry {} on bookie {}: {}", ledger, entry, bookie, cause.message()));
@@ -91,7 +83,7 @@ void add_pipeline::wake_drain() {
 std::optional<add_pipeline::kept_send> add_pipeline::send_missing(pending_add& add, bool keep_one) {
   std::optional<kept_send> kept;
   const auto& ensemble = _metadata.ensemble_for(entry_id(add.entry));
-  const auto wanted = write_set_positions(_metadata, add.entry) & ~add.acked & ~add.sending;
+  const auto wanted = _metadata.write_set_positions(entry_id(add.entry)) & ~add.acked & ~add.sending;
   for (std::size_t position = 0; position < ensemble.size(); ++position) {
     if ((wanted & (1ULL << position)) == 0 || _failed.count(ensemble[position])) continue;
     add.sending |= 1ULL << position;
@@ -147,7 +139,7 @@ void add_pipeline::start_ensemble_change() {
 bool add_pipeline::quorum_reachable(const pending_add& add) const {
   const auto& ensemble = _metadata.ensemble_for(entry_id(add.entry));
   int possible = 0;
-  const auto positions = write_set_positions(_metadata, add.entry);
+  const auto positions = _metadata.write_set_positions(entry_id(add.entry));
   for (std::size_t position = 0; position < ensemble.size(); ++position) {
     if ((positions & (1ULL << position)) == 0) continue;
     if ((add.acked & (1ULL << position)) || !_failed.count(ensemble[position])) ++possible;

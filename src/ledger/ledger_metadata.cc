@@ -35,6 +35,13 @@ std::vector<std::string> ledger_metadata::write_set(entry_id entry) const {
   return bookies;
 }
 
+std::uint64_t ledger_metadata::write_set_positions(entry_id entry) const {
+  std::uint64_t positions = 0;
+  const auto start = static_cast<std::uint64_t>(std::max<std::int64_t>(entry.value(), 0));
+  for (int i = 0; i < write_quorum; ++i) positions |= 1ULL << ((start + i) % static_cast<std::uint64_t>(ensemble_size));
+  return positions;
+}
+
 std::string to_json(const ledger_metadata& m) {
   nlohmann::json ensembles = nlohmann::json::array();
   for (const auto& [first, bookies] : m.ensembles) ensembles.push_back({{"firstEntry", first}, {"bookies", bookies}});

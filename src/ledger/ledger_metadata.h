@@ -33,6 +33,8 @@ struct ledger_metadata {
   const std::vector<std::string>& ensemble_for(entry_id entry) const;
   // The bookies (indexes into the ensemble) that store `entry`, in order.
   std::vector<std::string> write_set(entry_id entry) const;
+  // The same as a bit per ensemble place (E <= 64: the ledger client's limit).
+  std::uint64_t write_set_positions(entry_id entry) const;
 
   friend bool operator==(const ledger_metadata&, const ledger_metadata&) = default;
 };
