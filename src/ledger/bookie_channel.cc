@@ -22,23 +22,42 @@ void append_frame(std::string& out, const bp::request& request) {
 
 }  // namespace
 
-bookie_channel::bookie_channel(asio::any_io_executor executor, remote_bookie_options options)
-    : _executor(std::move(executor)), _options(std::move(options)), _socket(_executor) {}
+template <class Handler>
+struct bookie_channel::handler_sink final : answer_sink {
+  explicit handler_sink(Handler h) : handler(std::move(h)) {}
+  // dispatch: inline when the channel runs on the caller's thread.
+  void deliver(result<bp::response> answer) override {
+    auto executor = asio::get_associated_executor(handler);
+    asio::dispatch(executor, [h = std::move(handler), answer = std::move(answer)]() mutable { h(std::move(answer)); });
+  }
+  Handler handler;
+};
+
+bookie_channel::bookie_channel(asio::any_io_executor executor, io::shard* home, remote_bookie_options options)
+    : _executor(std::move(executor)), _home(home), _options(std::move(options)), _socket(_executor) {}
 
 awaitable<result<bp::response>> bookie_channel::call(bp::request request) {
-  auto p = std::make_shared<pending>(co_await asio::this_coro::executor);
-  asio::post(_executor, [self = shared_from_this(), p, request = std::move(request)]() mutable {
-    self->submit(std::move(p), std::move(request));
-  });
-  co_await p->done.wait();
-  co_return std::move(*p->answer);
+  // The initiation captures by reference only (see io/run_on.h on GCC 12): this
+  // coroutine stays suspended, and `request` alive, until it has run.
+  co_return co_await asio::async_initiate<decltype(asio::use_awaitable), void(result<bp::response>)>(
+      [&](auto handler) {
+        auto sink = std::make_unique<handler_sink<decltype(handler)>>(std::move(handler));
+        if (_home != nullptr && _home->is_current()) {
+          submit(std::move(sink), std::move(request));
+          return;
+        }
+        asio::post(_executor,
+                   [self = shared_from_this(), sink = std::move(sink), request = std::move(request)]() mutable {
+                     self->submit(std::move(sink), std::move(request));
+                   });
+      },
+      asio::use_awaitable);
 }
 
-void bookie_channel::submit(std::shared_ptr<pending> p, bp::request request) {
+void bookie_channel::submit(std::unique_ptr<answer_sink> sink, bp::request request) {
   const auto txn = _next_txn++;
   request.set_txn_id(txn);
-  p->deadline = std::chrono::steady_clock::now() + _options.timeout;
-  _in_flight.emplace(txn, std::move(p));
+  _in_flight.emplace(txn, pending{std::move(sink), std::chrono::steady_clock::now() + _options.timeout});
   append_frame(_outbox, request);
   if (!_sweeping) {
     _sweeping = true;
@@ -123,7 +142,7 @@ awaitable<void> bookie_channel::sweep_loop() {
     const auto now = std::chrono::steady_clock::now();
     std::vector<std::uint64_t> late;
     for (const auto& [txn, p] : _in_flight) {
-      if (p->deadline <= now) late.push_back(txn);
+      if (p.deadline <= now) late.push_back(txn);
     }
     for (auto txn : late) {
       finish(txn, error(std::make_error_code(std::errc::timed_out),
@@ -136,19 +155,15 @@ awaitable<void> bookie_channel::sweep_loop() {
 void bookie_channel::finish(std::uint64_t txn, result<bp::response> answer) {
   auto it = _in_flight.find(txn);
   if (it == _in_flight.end()) return;  // timed out already
-  auto p = std::move(it->second);
+  auto sink = std::move(it->second.sink);
   _in_flight.erase(it);
-  p->answer = std::move(answer);
-  p->done.fire();
+  sink->deliver(std::move(answer));
 }
 
 void bookie_channel::fail_all(const error& e) {
   auto failing = std::move(_in_flight);
   _in_flight.clear();
-  for (auto& [txn, p] : failing) {
-    p->answer = fail(e);
-    p->done.fire();
-  }
+  for (auto& [txn, p] : failing) p.sink->deliver(fail(e));
 }
 
 void bookie_channel::close() {

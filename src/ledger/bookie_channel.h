@@ -1,11 +1,14 @@
 // bookie_channel: one pipelined connection to a networked bookie, the engine of
-// remote_bookie_client. All of its state lives on its executor (one thread):
-// call() hops there, queues the request, and resumes the caller with the answer.
+// remote_bookie_client. All of its state lives on its executor (one thread).
+// A call made on that thread (the usual case: remote_bookie_client keeps a
+// channel per shard) queues its request at once and is resumed by the read
+// loop with the answer, no hop and no wake-up; a call from elsewhere hops
+// there first and back after.
 #pragma once
 
 #include "base/result.h"
 #include "io/net.h"
-#include "io/oneshot_signal.h"
+#include "io/shard.h"
 #include "ledger/remote_bookie_client.h"
 #include "proto/bookie_protocol.pb.h"
 
@@ -20,7 +23,8 @@ namespace magnetar::ledger::detail {
 
 class bookie_channel : public std::enable_shared_from_this<bookie_channel> {
  public:
-  bookie_channel(asio::any_io_executor executor, remote_bookie_options options);
+  // `home` is the shard whose executor `executor` is, or nullptr when it is no shard's.
+  bookie_channel(asio::any_io_executor executor, io::shard* home, remote_bookie_options options);
 
   // The answer (any status), or why none came (connect, broken connection, timeout).
   awaitable<result<bookie_protocol::response>> call(bookie_protocol::request request);
@@ -28,16 +32,22 @@ class bookie_channel : public std::enable_shared_from_this<bookie_channel> {
   void close();
   const asio::any_io_executor& executor() const { return _executor; }
   const std::string& address() const { return _options.address; }
+  io::shard* home() const { return _home; }
 
  private:
+  // Resumes a waiting call with its answer, on the call's own executor.
+  struct answer_sink {
+    virtual ~answer_sink() = default;
+    virtual void deliver(result<bookie_protocol::response> answer) = 0;
+  };
+  template <class Handler>
+  struct handler_sink;
   struct pending {
-    explicit pending(asio::any_io_executor executor) : done(std::move(executor)) {}
-    io::oneshot_signal done;
-    std::optional<result<bookie_protocol::response>> answer;
+    std::unique_ptr<answer_sink> sink;
     std::chrono::steady_clock::time_point deadline;
   };
 
-  void submit(std::shared_ptr<pending> p, bookie_protocol::request request);
+  void submit(std::unique_ptr<answer_sink> sink, bookie_protocol::request request);
   awaitable<void> connect_and_read();
   awaitable<void> write_loop();
   awaitable<void> sweep_loop();
@@ -45,10 +55,11 @@ class bookie_channel : public std::enable_shared_from_this<bookie_channel> {
   void fail_all(const error& e);
 
   asio::any_io_executor _executor;
+  io::shard* const _home;
   const remote_bookie_options _options;
   asio::ip::tcp::socket _socket;
   enum class state { idle, connecting, open } _state = state::idle;
-  std::unordered_map<std::uint64_t, std::shared_ptr<pending>> _in_flight;
+  std::unordered_map<std::uint64_t, pending> _in_flight;
   std::string _outbox;  // frames not yet written (all of them, until the connection is open)
   bool _writing = false;
   bool _sweeping = false;

@@ -41,10 +41,22 @@ wire::shared_bytes bytes_of(const std::string& s) {
 }  // namespace
 
 remote_bookie_client::remote_bookie_client(asio::any_io_executor executor, remote_bookie_options options)
-    : _channel(std::make_shared<detail::bookie_channel>(std::move(executor), std::move(options))) {}
+    : _executor(std::move(executor)), _options(std::move(options)) {
+  _channels.push_back(std::make_shared<detail::bookie_channel>(_executor, nullptr, _options));
+}
 
 remote_bookie_client::~remote_bookie_client() {
-  asio::post(_channel->executor(), [channel = _channel] { channel->close(); });
+  for (auto& channel : _channels) asio::post(channel->executor(), [channel] { channel->close(); });
+}
+
+detail::bookie_channel& remote_bookie_client::channel() {
+  auto* shard = io::shard::current();
+  std::lock_guard lock(_mutex);
+  if (shard == nullptr) return *_channels.front();
+  for (std::size_t i = 1; i < _channels.size(); ++i) {
+    if (_channels[i]->home() == shard) return *_channels[i];
+  }
+  return *_channels.emplace_back(std::make_shared<detail::bookie_channel>(shard->executor(), shard, _options));
 }
 
 awaitable<result<void>> remote_bookie_client::add_entry(ledger_id ledger, entry_id entry, entry_id lac,
@@ -56,17 +68,17 @@ awaitable<result<void>> remote_bookie_client::add_entry(ledger_id ledger, entry_
   add->set_last_add_confirmed(lac.value());
   add->set_body(std::string(payload.as_chars()));
   if (mode == bookie::add_mode::recovery) add->set_recovery_add(true);
-  MAGNETAR_CO_TRY(response, co_await _channel->call(std::move(request)));
-  if (response.status() != bp::BK_EOK) co_return fail(error_of(response, _channel->address()));
+  MAGNETAR_CO_TRY(response, co_await channel().call(std::move(request)));
+  if (response.status() != bp::BK_EOK) co_return fail(error_of(response, _options.address));
   co_return success();
 }
 
 awaitable<result<wire::shared_bytes>> remote_bookie_client::read_entry(ledger_id ledger, entry_id entry) {
-  MAGNETAR_CO_TRY(response, co_await _channel->call(read_of(ledger, entry)));
-  if (response.status() != bp::BK_EOK) co_return fail(error_of(response, _channel->address()));
+  MAGNETAR_CO_TRY(response, co_await channel().call(read_of(ledger, entry)));
+  if (response.status() != bp::BK_EOK) co_return fail(error_of(response, _options.address));
   if (response.read().entries_size() != 1) {
-    co_return fail(bookie::errc::corrupt_record, fmt::format("bookie {}: a read answered {} entries",
-                                                             _channel->address(), response.read().entries_size()));
+    co_return fail(bookie::errc::corrupt_record, fmt::format("bookie {}: a read answered {} entries", _options.address,
+                                                             response.read().entries_size()));
   }
   co_return bytes_of(response.read().entries(0));
 }
@@ -75,8 +87,8 @@ awaitable<result<std::vector<wire::shared_bytes>>> remote_bookie_client::read_ra
                                                                                     entry_id last) {
   auto request = read_of(ledger, first);
   request.mutable_read()->set_last_entry_id(last.value());
-  MAGNETAR_CO_TRY(response, co_await _channel->call(std::move(request)));
-  if (response.status() != bp::BK_EOK) co_return fail(error_of(response, _channel->address()));
+  MAGNETAR_CO_TRY(response, co_await channel().call(std::move(request)));
+  if (response.status() != bp::BK_EOK) co_return fail(error_of(response, _options.address));
   std::vector<wire::shared_bytes> entries;
   entries.reserve(static_cast<std::size_t>(response.read().entries_size()));
   for (const auto& e : response.read().entries()) entries.push_back(bytes_of(e));
@@ -86,8 +98,8 @@ awaitable<result<std::vector<wire::shared_bytes>>> remote_bookie_client::read_ra
 awaitable<result<entry_id>> remote_bookie_client::read_last_add_confirmed(ledger_id ledger) {
   bp::request request;
   request.mutable_read_lac()->set_ledger_id(ledger.value());
-  MAGNETAR_CO_TRY(response, co_await _channel->call(std::move(request)));
-  if (response.status() != bp::BK_EOK) co_return fail(error_of(response, _channel->address()));
+  MAGNETAR_CO_TRY(response, co_await channel().call(std::move(request)));
+  if (response.status() != bp::BK_EOK) co_return fail(error_of(response, _options.address));
   co_return entry_id(response.last_add_confirmed());
 }
 
@@ -98,24 +110,24 @@ awaitable<result<entry_id>> remote_bookie_client::wait_last_add_confirmed(ledger
   read->set_ledger_id(ledger.value());
   read->set_previous_lac(previous.value());
   read->set_timeout_ms(timeout.count());
-  MAGNETAR_CO_TRY(response, co_await _channel->call(std::move(request)));
-  if (response.status() != bp::BK_EOK) co_return fail(error_of(response, _channel->address()));
+  MAGNETAR_CO_TRY(response, co_await channel().call(std::move(request)));
+  if (response.status() != bp::BK_EOK) co_return fail(error_of(response, _options.address));
   co_return entry_id(response.last_add_confirmed());
 }
 
 awaitable<result<fence_response>> remote_bookie_client::fence(ledger_id ledger) {
   auto request = read_of(ledger, entry_id(-1));
   request.mutable_read()->set_fence(true);
-  MAGNETAR_CO_TRY(response, co_await _channel->call(std::move(request)));
-  if (response.status() != bp::BK_EOK) co_return fail(error_of(response, _channel->address()));
+  MAGNETAR_CO_TRY(response, co_await channel().call(std::move(request)));
+  if (response.status() != bp::BK_EOK) co_return fail(error_of(response, _options.address));
   co_return fence_response{entry_id(response.read().last_entry_id()), entry_id(response.read().last_add_confirmed())};
 }
 
 awaitable<result<void>> remote_bookie_client::delete_ledger(ledger_id ledger) {
   bp::request request;
   request.mutable_delete_ledger()->set_ledger_id(ledger.value());
-  MAGNETAR_CO_TRY(response, co_await _channel->call(std::move(request)));
-  if (response.status() != bp::BK_EOK) co_return fail(error_of(response, _channel->address()));
+  MAGNETAR_CO_TRY(response, co_await channel().call(std::move(request)));
+  if (response.status() != bp::BK_EOK) co_return fail(error_of(response, _options.address));
   co_return success();
 }
 

@@ -1,9 +1,11 @@
 // remote_bookie_client: the bookie_client of a bookie across the network
 // (`magnetar bookie`), over proto/bookie_protocol.proto.
 //
-// One TCP connection per client, made when the first call needs it and made
-// again after it breaks. Calls come from any shard; the connection lives on
-// the executor given at construction, and each call hops there once. Calls
+// One TCP connection per calling shard, made when the first call needs it and
+// made again after it breaks: a shard's calls never leave its thread (a hop
+// to a connection's thread and back cost more than the call itself). Calls
+// from a thread that is no shard's share one connection on the executor
+// given at construction, and hop there. Calls
 // are pipelined: requests queued while a write is on the wire go out together
 // in the next write (one syscall for many entries). A call fails when the
 // connection can't be made or breaks (every call then in flight fails: the
@@ -18,7 +20,9 @@
 
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <vector>
 
 namespace magnetar::ledger {
 
@@ -50,7 +54,13 @@ class remote_bookie_client final : public bookie_client {
   awaitable<result<void>> delete_ledger(ledger_id ledger) override;
 
  private:
-  std::shared_ptr<detail::bookie_channel> _channel;
+  // The calling shard's channel (made on its first call), or the shared one.
+  detail::bookie_channel& channel();
+
+  const asio::any_io_executor _executor;
+  const remote_bookie_options _options;
+  std::mutex _mutex;
+  std::vector<std::shared_ptr<detail::bookie_channel>> _channels;  // the shared one first
 };
 
 }  // namespace magnetar::ledger
