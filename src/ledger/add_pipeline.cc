@@ -91,10 +91,25 @@ std::optional<add_pipeline::kept_send> add_pipeline::send_missing(pending_add& a
       kept = kept_send{position, ensemble[position], add.payload};
       continue;
     }
-    io::spawn(_executor, [self = shared_from_this(), entry = add.entry, position, bookie_id = ensemble[position],
-                          payload = add.payload] { return self->send(entry, position, bookie_id, payload); });
+    start_send(add.entry, position, ensemble[position], add.payload);
   }
   return kept;
+}
+
+void add_pipeline::start_send(std::int64_t entry, std::size_t position, const std::string& bookie_id,
+                              wire::shared_bytes payload) {
+  auto* client = _bookies.client(bookie_id);
+  if (client == nullptr) {
+    // Later, not now: the caller is walking the pending adds.
+    asio::post(_executor, [self = shared_from_this(), entry, position, bookie_id] {
+      self->on_sent(entry, position, bookie_id, fail(errc::write_failed, fmt::format("unknown bookie {}", bookie_id)));
+    });
+    return;
+  }
+  client->start_add_entry(_metadata.id, entry_id(entry), entry_id(_confirmed), std::move(payload), _mode, _executor,
+                          [self = shared_from_this(), entry, position, bookie_id](result<void> sent) {
+                            self->on_sent(entry, position, bookie_id, std::move(sent));
+                          });
 }
 
 awaitable<void> add_pipeline::send(std::int64_t entry, std::size_t position, std::string bookie_id,

@@ -20,8 +20,8 @@
 // delayEnsembleChange) and the change is tried again at the next add; once
 // an entry cannot, every pending add fails and the writer takes no more.
 //
-// Threading: one executor, the writer's. Sends run as coroutines there and
-// keep the pipeline alive, so a writer can go away with sends in flight.
+// Threading: one executor, the writer's. Sends answer there and keep the
+// pipeline alive, so a writer can go away with sends in flight.
 #pragma once
 
 #include "base/result.h"
@@ -81,7 +81,9 @@ class add_pipeline : public std::enable_shared_from_this<add_pipeline> {
   // is being sent it, nor failed; with keep_one, the first such send is
   // returned for the caller to run instead.
   std::optional<kept_send> send_missing(pending_add& add, bool keep_one = false);
+  // The add's own send (one bookie per entry) runs in its coroutine; the others start here.
   awaitable<void> send(std::int64_t entry, std::size_t position, std::string bookie_id, wire::shared_bytes payload);
+  void start_send(std::int64_t entry, std::size_t position, const std::string& bookie_id, wire::shared_bytes payload);
   void on_sent(std::int64_t entry, std::size_t position, const std::string& bookie_id, result<void> sent);
   // Whether the entry can still reach its ack quorum without the failed bookies.
   bool quorum_reachable(const pending_add& add) const;

@@ -1,5 +1,6 @@
 #include "ledger/bookie_channel.h"
 
+#include "base/assert.h"
 #include "io/frame_reader.h"
 #include "io/run_on.h"
 
@@ -33,6 +34,12 @@ struct bookie_channel::handler_sink final : answer_sink {
   Handler handler;
 };
 
+struct bookie_channel::function_sink final : answer_sink {
+  explicit function_sink(std::function<void(result<bp::response>)> f) : done(std::move(f)) {}
+  void deliver(result<bp::response> answer) override { done(std::move(answer)); }
+  std::function<void(result<bp::response>)> done;
+};
+
 bookie_channel::bookie_channel(asio::any_io_executor executor, io::shard* home, remote_bookie_options options)
     : _executor(std::move(executor)), _home(home), _options(std::move(options)), _socket(_executor) {}
 
@@ -52,6 +59,12 @@ awaitable<result<bp::response>> bookie_channel::call(bp::request request) {
                    });
       },
       asio::use_awaitable);
+}
+
+void bookie_channel::call_here(bp::request request, std::function<void(result<bp::response>)> done) {
+  MAGNETAR_ASSERT(_home != nullptr && _home->is_current(), "bookie {}: call_here off the channel's shard",
+                  _options.address);
+  submit(std::make_unique<function_sink>(std::move(done)), std::move(request));
 }
 
 void bookie_channel::submit(std::unique_ptr<answer_sink> sink, bp::request request) {

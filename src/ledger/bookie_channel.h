@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,6 +29,9 @@ class bookie_channel : public std::enable_shared_from_this<bookie_channel> {
 
   // The answer (any status), or why none came (connect, broken connection, timeout).
   awaitable<result<bookie_protocol::response>> call(bookie_protocol::request request);
+  // The same for a caller on the channel's own thread that wants no
+  // coroutine: `done` runs there, from the read loop, never before this returns.
+  void call_here(bookie_protocol::request request, std::function<void(result<bookie_protocol::response>)> done);
   // Closes the connection; calls in flight fail. On the channel's executor.
   void close();
   const asio::any_io_executor& executor() const { return _executor; }
@@ -42,6 +46,7 @@ class bookie_channel : public std::enable_shared_from_this<bookie_channel> {
   };
   template <class Handler>
   struct handler_sink;
+  struct function_sink;
   struct pending {
     std::unique_ptr<answer_sink> sink;
     std::chrono::steady_clock::time_point deadline;

@@ -9,9 +9,11 @@
 #include "base/result.h"
 #include "bookie/add_mode.h"
 #include "io/asio.h"
+#include "io/run_on.h"
 #include "wire/shared_bytes.h"
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -29,6 +31,21 @@ class bookie_client {
   virtual ~bookie_client() = default;
   virtual awaitable<result<void>> add_entry(ledger_id ledger, entry_id entry, entry_id last_add_confirmed,
                                             wire::shared_bytes payload, bookie::add_mode mode) = 0;
+  // add_entry without a coroutine of the caller's: `done` gets the outcome on
+  // `executor` (the caller's, one thread), never before this returns. The
+  // default runs add_entry as a coroutine there; a client that can answer
+  // from its own loop (the networked bookie's) overrides it, as a writer
+  // makes one such call for each bookie of each entry's write set.
+  using add_done = std::function<void(result<void>)>;
+  virtual void start_add_entry(ledger_id ledger, entry_id entry, entry_id last_add_confirmed,
+                               wire::shared_bytes payload, bookie::add_mode mode, asio::any_io_executor executor,
+                               add_done done) {
+    io::spawn(executor,
+              [this, ledger, entry, last_add_confirmed, payload = std::move(payload), mode,
+               done = std::move(done)]() mutable -> awaitable<void> {
+                done(co_await add_entry(ledger, entry, last_add_confirmed, std::move(payload), mode));
+              });
+  }
   virtual awaitable<result<wire::shared_bytes>> read_entry(ledger_id ledger, entry_id entry) = 0;
   // Entries first..last in order, up to the first one this bookie cannot read: that
   // one's error when it is `first`, else the entries before it. A bookie that can serve a

@@ -59,8 +59,10 @@ detail::bookie_channel& remote_bookie_client::channel() {
   return *_channels.emplace_back(std::make_shared<detail::bookie_channel>(shard->executor(), shard, _options));
 }
 
-awaitable<result<void>> remote_bookie_client::add_entry(ledger_id ledger, entry_id entry, entry_id lac,
-                                                        wire::shared_bytes payload, bookie::add_mode mode) {
+namespace {
+
+bp::request add_of(ledger_id ledger, entry_id entry, entry_id lac, const wire::shared_bytes& payload,
+                   bookie::add_mode mode) {
   bp::request request;
   auto* add = request.mutable_add();
   add->set_ledger_id(ledger.value());
@@ -68,9 +70,33 @@ awaitable<result<void>> remote_bookie_client::add_entry(ledger_id ledger, entry_
   add->set_last_add_confirmed(lac.value());
   add->set_body(std::string(payload.as_chars()));
   if (mode == bookie::add_mode::recovery) add->set_recovery_add(true);
-  MAGNETAR_CO_TRY(response, co_await channel().call(std::move(request)));
+  return request;
+}
+
+}  // namespace
+
+awaitable<result<void>> remote_bookie_client::add_entry(ledger_id ledger, entry_id entry, entry_id lac,
+                                                        wire::shared_bytes payload, bookie::add_mode mode) {
+  MAGNETAR_CO_TRY(response, co_await channel().call(add_of(ledger, entry, lac, payload, mode)));
   if (response.status() != bp::BK_EOK) co_return fail(error_of(response, _options.address));
   co_return success();
+}
+
+void remote_bookie_client::start_add_entry(ledger_id ledger, entry_id entry, entry_id lac, wire::shared_bytes payload,
+                                           bookie::add_mode mode, asio::any_io_executor executor, add_done done) {
+  auto& here = channel();
+  // Only a shard's own channel answers on the caller's thread.
+  if (here.home() == nullptr) {
+    bookie_client::start_add_entry(ledger, entry, lac, std::move(payload), mode, std::move(executor), std::move(done));
+    return;
+  }
+  here.call_here(add_of(ledger, entry, lac, payload, mode),
+                 [this, done = std::move(done)](result<bp::response> response) {
+                   if (!response) return done(fail(std::move(response).error()));
+                   if (response.value().status() != bp::BK_EOK)
+                     return done(fail(error_of(response.value(), _options.address)));
+                   done(success());
+                 });
 }
 
 awaitable<result<wire::shared_bytes>> remote_bookie_client::read_entry(ledger_id ledger, entry_id entry) {

@@ -43,6 +43,8 @@ class remote_bookie_client final : public bookie_client {
 
   awaitable<result<void>> add_entry(ledger_id ledger, entry_id entry, entry_id last_add_confirmed,
                                     wire::shared_bytes payload, bookie::add_mode mode) override;
+  void start_add_entry(ledger_id ledger, entry_id entry, entry_id last_add_confirmed, wire::shared_bytes payload,
+                       bookie::add_mode mode, asio::any_io_executor executor, add_done done) override;
   awaitable<result<wire::shared_bytes>> read_entry(ledger_id ledger, entry_id entry) override;
   awaitable<result<std::vector<wire::shared_bytes>>> read_range(ledger_id ledger, entry_id first,
                                                                 entry_id last) override;
