@@ -2,6 +2,7 @@
 
 #include "base/errc.h"
 #include "base/properties.h"
+#include "meta/store_url.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -206,24 +207,10 @@ result<void> apply(bookie_config& c, std::string_view key, std::string_view valu
 }  // namespace
 
 result<void> apply_metadata_service_uri(bookie_config& config, std::string_view uri) {
-  const auto scheme_end = uri.find("://");
-  const auto scheme = uri.substr(0, scheme_end);
-  if (scheme_end == std::string_view::npos ||
-      (scheme != "zk" && scheme != "zk+null" && scheme != "zk+hierarchical" && scheme != "zk+longhierarchical")) {
-    return bad("metadataServiceUri",
-               fmt::format("'{}' is not zk://servers/ledgers (zk+null, zk+hierarchical too)", uri));
-  }
-  auto rest = uri.substr(scheme_end + 3);
-  const auto slash = rest.find('/');
-  const auto path = slash == std::string_view::npos ? std::string_view() : rest.substr(slash);
-  if (!path.ends_with("/ledgers")) {
-    return bad("metadataServiceUri", fmt::format("'{}': the path must end in /ledgers", uri));
-  }
-  std::string servers(rest.substr(0, slash));
-  std::replace(servers.begin(), servers.end(), ';', ',');
-  if (servers.empty()) return bad("metadataServiceUri", fmt::format("'{}' names no server", uri));
-  config.zookeeper_servers = std::move(servers);
-  config.chroot = std::string(path.substr(0, path.size() - std::string_view("/ledgers").size()));
+  auto parsed = meta::parse_metadata_service_uri(uri);
+  if (!parsed) return bad("metadataServiceUri", std::string(parsed.error().detail()));
+  config.zookeeper_servers = std::move(parsed.value().servers);
+  config.chroot = std::move(parsed.value().chroot);
   return success();
 }
 

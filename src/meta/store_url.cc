@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace magnetar::meta {
 
 namespace {
@@ -64,6 +66,32 @@ result<store_url> parse_store_url(std::string_view url) {
                             url));
   }
   return parse_zookeeper(rest, url);
+}
+
+result<store_url> parse_metadata_service_uri(std::string_view uri) {
+  std::string_view rest = uri;
+  if (rest.starts_with("metadata-store:zk:")) {
+    rest.remove_prefix(std::string_view("metadata-store:zk:").size());
+  } else {
+    const auto scheme_end = rest.find("://");
+    const auto scheme = rest.substr(0, scheme_end);
+    if (scheme_end == std::string_view::npos ||
+        (scheme != "zk" && scheme != "zk+null" && scheme != "zk+hierarchical" && scheme != "zk+longhierarchical")) {
+      return fail(base::errc::invalid_argument,
+                  fmt::format("'{}' is not zk://servers/ledgers (zk+null, zk+hierarchical too) or "
+                              "metadata-store:zk:servers/ledgers",
+                              uri));
+    }
+    rest.remove_prefix(scheme_end + 3);
+  }
+  if (!rest.ends_with("/ledgers")) {
+    return fail(base::errc::invalid_argument, fmt::format("'{}': the path must end in /ledgers", uri));
+  }
+  rest.remove_suffix(std::string_view("/ledgers").size());
+  std::string servers_and_chroot(rest);
+  // BookKeeper's URIs separate servers with ';'.
+  std::replace(servers_and_chroot.begin(), servers_and_chroot.end(), ';', ',');
+  return parse_zookeeper(servers_and_chroot, uri);
 }
 
 result<std::unique_ptr<store>> make_store(std::string_view url, const store_settings& settings) {

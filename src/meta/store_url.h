@@ -30,6 +30,12 @@ struct store_url {
 // Fails with base::errc::invalid_argument naming what is wrong.
 result<store_url> parse_store_url(std::string_view url);
 
+// BookKeeper's metadataServiceUri (a broker's bookkeeperMetadataServiceUri):
+//   zk://host:port[;host:port...][/chroot]/ledgers   (zk+null, zk+hierarchical, zk+longhierarchical alike)
+//   metadata-store:zk:host:port[,...][/chroot]/ledgers   (upstream 3.x)
+// names the ZooKeeper store whose chroot holds /ledgers. Fails as parse_store_url.
+result<store_url> parse_metadata_service_uri(std::string_view uri);
+
 struct store_settings {
   std::string default_directory;  // the embedded store's, when the URL names none
   io::blocking_pool* pool = nullptr;

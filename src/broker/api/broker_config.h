@@ -22,6 +22,11 @@ struct broker_config {
   // (empty: the same as metadataStoreUrl, as upstream).
   std::string metadata_store_url;
   std::string configuration_metadata_store_url;
+  // The bookies to write ledgers to (bookkeeperMetadataServiceUri, as
+  // zk://servers[/chroot]/ledgers): those registered there, over the network, at
+  // managedLedgerDefault* E/W/A. Empty: the broker runs its own embedded bookie
+  // under dataDir (the standalone's way).
+  std::string bookkeeper_metadata_service_uri;
   std::chrono::milliseconds metadata_store_session_timeout{30'000};    // metadataStoreSessionTimeoutMillis
   std::chrono::milliseconds metadata_store_operation_timeout{30'000};  // metadataStoreOperationTimeoutSeconds
   std::string bind_address = "0.0.0.0";                                // bindAddress

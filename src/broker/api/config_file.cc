@@ -158,6 +158,14 @@ result<void> set_store_url(broker_config& config, std::string_view value) {
   return success();
 }
 
+result<void> set_metadata_service_uri(broker_config& config, std::string_view value) {
+  if (auto parsed = meta::parse_metadata_service_uri(value); !value.empty() && !parsed) {
+    return bad_value(parsed.error().detail());
+  }
+  config.bookkeeper_metadata_service_uri = std::string(value);
+  return success();
+}
+
 struct setting {
   std::string_view key;
   result<void> (*apply)(broker_config&, std::string_view value);
@@ -171,6 +179,7 @@ constexpr auto settings = std::to_array<setting>({
     {"metadataStoreUrl", &set_store_url<&c::metadata_store_url>},
     {"zookeeperServers", &set_store_url<&c::metadata_store_url>},
     {"configurationMetadataStoreUrl", &set_store_url<&c::configuration_metadata_store_url>},
+    {"bookkeeperMetadataServiceUri", &set_metadata_service_uri},
     {"metadataStoreSessionTimeoutMillis",
      &set_duration<&c::metadata_store_session_timeout, std::chrono::milliseconds, 1, java_int_max>},
     {"metadataStoreOperationTimeoutSeconds",

@@ -167,7 +167,6 @@ constexpr auto upstream_keys = std::to_array<std::string_view>({
     "bookkeeperExplicitLacIntervalInMills",
     "bookkeeperUseV2WireProtocol",
     "bookkeeperClientExposeStatsToPrometheus",
-    "bookkeeperMetadataServiceUri",
     // Managed ledger
     "managedLedgerCursorPositionFlushSeconds",
     "managedLedgerDigestType",

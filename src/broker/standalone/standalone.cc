@@ -1,16 +1,13 @@
 #include "broker/standalone/standalone.h"
 
-#include "bookie/bookie.h"
 #include "broker/admin/admin_server.h"
 #include "broker/api/errc.h"
 #include "broker/broker_service.h"
 #include "broker/namespace/namespace_resources.h"
+#include "broker/standalone/broker_ledgers.h"
 #include "io/block_on.h"
 #include "io/blocking_pool.h"
 #include "io/shard.h"
-#include "ledger/bookie_client.h"
-#include "ledger/ledger_client.h"
-#include "ledger/local_bookie_client.h"
 #include "meta/store_url.h"
 
 #include <fmt/format.h>
@@ -20,19 +17,12 @@
 
 namespace magnetar::broker {
 
-namespace {
-// Two journals: two fdatasync streams overlap on this class of disk (issue 3's figures).
-constexpr int journal_count = 2;
-}  // namespace
-
 struct standalone::parts {
   explicit parts(unsigned shards) : shard_set(shards) {}
   io::shard_set shard_set;
   io::blocking_pool pool{4};
   std::unique_ptr<meta::store> store;
-  std::unique_ptr<bookie::bookie> bookie;
-  std::unique_ptr<ledger::static_bookie_directory> directory;
-  std::unique_ptr<ledger::ledger_client> ledgers;
+  std::unique_ptr<broker_ledgers> ledgers;
   std::unique_ptr<namespace_resources> resources;
   std::unique_ptr<broker_service> broker;
   std::unique_ptr<admin::admin_server> admin;
@@ -65,22 +55,12 @@ result<void> standalone::start() {
   p.store = std::move(store);
   MAGNETAR_TRY(io::block_on(p.shard_set[0], p.store->start()));
 
-  bookie::bookie_options options;
-  for (int i = 0; i < journal_count; ++i) {
-    options.journal_directories.push_back((data / "bookie" / fmt::format("journal-{}", i)).string());
-  }
-  options.ledger_directory = (data / "bookie" / "ledgers").string();
-  options.checkpoint_interval = _config.bookie_checkpoint_interval;
-  MAGNETAR_TRY(opened, bookie::bookie::open(options, p.shard_set, p.pool, base::system_clock()));
-  p.bookie = std::move(opened);
-  p.bookie->start();
-  p.directory = std::make_unique<ledger::static_bookie_directory>();
-  p.directory->add("standalone-bookie", std::make_unique<ledger::local_bookie_client>(*p.bookie));
-  p.ledgers = std::make_unique<ledger::ledger_client>(*p.store, *p.directory, base::system_clock());
+  MAGNETAR_TRY(ledgers, broker_ledgers::open(_config, *p.store, p.shard_set, p.pool));
+  p.ledgers = std::move(ledgers);
 
   p.resources = std::make_unique<namespace_resources>(*p.store, _config.cluster_name);
   p.broker = std::make_unique<broker_service>(
-      _config, broker_deps{*p.store, *p.resources, *p.ledgers, base::system_clock(), p.shard_set});
+      _config, broker_deps{*p.store, *p.resources, p.ledgers->client(), base::system_clock(), p.shard_set});
   MAGNETAR_TRY(p.broker->start());
   p.admin = std::make_unique<admin::admin_server>(_config, *p.store, &p.broker->topics(), p.shard_set[0]);
   p.admin->serve_lookups(p.broker->service_url());
@@ -101,10 +81,8 @@ void standalone::stop() {
   if (p.broker) p.broker->stop();
   p.broker.reset();
   p.resources.reset();
+  if (p.ledgers) p.ledgers->stop();
   p.ledgers.reset();
-  p.directory.reset();
-  if (p.bookie) io::block_on(p.shard_set[0], p.bookie->stop());
-  p.bookie.reset();
   if (p.store) io::block_on(p.shard_set[0], p.store->stop());
   p.store.reset();
   p.shard_set.stop();
