@@ -56,5 +56,32 @@ TEST(store_url, other_backends_are_refused_clearly) {
   EXPECT_THAT(u.error().detail(), HasSubstr("ZooKeeper"));
 }
 
+TEST(metadata_service_uri, bookkeeper_form_names_servers_and_the_chroot_above_ledgers) {
+  auto u = parse_metadata_service_uri("zk+hierarchical://zk1:2181;zk2:2181/pulsar/ledgers");
+  ASSERT_TRUE(u) << u.error();
+  EXPECT_EQ(u.value().backend, store_url::kind::zookeeper);
+  EXPECT_EQ(u.value().servers, "zk1:2181,zk2:2181");
+  EXPECT_EQ(u.value().chroot, "/pulsar");
+}
+
+TEST(metadata_service_uri, metadata_store_form_at_the_root_has_no_chroot) {
+  auto u = parse_metadata_service_uri("metadata-store:zk:localhost:2181/ledgers");
+  ASSERT_TRUE(u) << u.error();
+  EXPECT_EQ(u.value().servers, "localhost:2181");
+  EXPECT_EQ(u.value().chroot, "");
+}
+
+TEST(metadata_service_uri, a_path_not_ending_in_ledgers_is_refused) {
+  auto u = parse_metadata_service_uri("zk://localhost:2181/pulsar");
+  ASSERT_FALSE(u);
+  EXPECT_THAT(u.error().detail(), HasSubstr("/ledgers"));
+}
+
+TEST(metadata_service_uri, another_scheme_is_refused) {
+  auto u = parse_metadata_service_uri("etcd://localhost:2379/ledgers");
+  ASSERT_FALSE(u);
+  EXPECT_THAT(u.error().detail(), HasSubstr("zk://"));
+}
+
 }  // namespace
 }  // namespace magnetar::meta

@@ -184,6 +184,17 @@ TEST(config_file, a_bad_number_names_the_key) {
   EXPECT_THAT(error_of("defaultNumPartitions=1.5"), HasSubstr("'1.5' is not a whole number"));
 }
 
+TEST(config_file, bookkeeper_metadata_service_uri_names_the_bookies_to_write_to) {
+  auto parsed = parse("bookkeeperMetadataServiceUri=zk://zk1:2181/ledgers\n");
+  ASSERT_TRUE(parsed) << parsed.error();
+  EXPECT_EQ(parsed.value().config.bookkeeper_metadata_service_uri, "zk://zk1:2181/ledgers");
+}
+
+TEST(config_file, a_bookkeeper_metadata_service_uri_without_ledgers_is_refused) {
+  EXPECT_THAT(error_of("bookkeeperMetadataServiceUri=zk://zk1:2181/pulsar"),
+              HasSubstr("bookkeeperMetadataServiceUri: 'zk://zk1:2181/pulsar': the path must end in /ledgers"));
+}
+
 TEST(config_file, a_number_out_of_range_names_the_range) {
   EXPECT_EQ(error_of("defaultNumPartitions=0"),
             "broker.conf:1: defaultNumPartitions: '0' is out of range (1..2147483647)");
