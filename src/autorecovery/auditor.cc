@@ -1,5 +1,6 @@
 #include "autorecovery/auditor.h"
 
+#include "autorecovery/ledger_checker.h"
 #include "autorecovery/underreplication.h"
 #include "ledger/ledger_metadata.h"
 #include "meta/errc.h"
@@ -36,6 +37,11 @@ awaitable<result<void>> auditor::round() {
     MAGNETAR_CO_TRY(took, co_await take_part());
     _acting = took;
     if (!_acting) co_return success();
+    _last_check = _clock.now();
+  }
+  if (_check.bookies != nullptr && _check.interval.count() > 0 && _clock.now() - *_last_check >= _check.interval) {
+    _last_check = _clock.now();
+    MAGNETAR_CO_TRY(co_await check_all_ledgers());
   }
   MAGNETAR_CO_TRY(known, co_await _store.children("/ledgers/cookies"));
   MAGNETAR_CO_TRY(alive, co_await registered_bookies(_store));
@@ -58,6 +64,30 @@ awaitable<result<void>> auditor::round() {
 }
 
 awaitable<result<void>> auditor::list_ledgers_of(const std::set<std::string>& lost) {
+  MAGNETAR_CO_TRY(listed,
+                  co_await list_where([&](const ledger::ledger_metadata& m) -> awaitable<std::set<std::string>> {
+                    std::set<std::string> missing;
+                    for (const auto& [first, ensemble] : m.ensembles) {
+                      for (const auto& b : ensemble) {
+                        if (lost.count(b)) missing.insert(b);
+                      }
+                    }
+                    co_return missing;
+                  }));
+  spdlog::info("autorecovery: {} ledgers listed as under-replicated", listed);
+  co_return success();
+}
+
+awaitable<result<void>> auditor::check_all_ledgers() {
+  MAGNETAR_CO_TRY(listed, co_await list_where([&](const ledger::ledger_metadata& m) {
+                    return bookies_missing_entries(*_check.bookies, m);
+                  }));
+  spdlog::info("autorecovery: periodic check of every ledger: {} lack entries on some bookie", listed);
+  co_return success();
+}
+
+awaitable<result<std::size_t>> auditor::list_where(
+    const std::function<awaitable<std::set<std::string>>(const ledger::ledger_metadata&)>& missing_of) {
   MAGNETAR_CO_TRY(names, co_await _store.children("/ledgers"));
   const auto now_ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(_clock.wall_now().time_since_epoch()).count();
@@ -71,18 +101,12 @@ awaitable<result<void>> auditor::list_ledgers_of(const std::set<std::string>& lo
       spdlog::warn("autorecovery: /ledgers/{}: {}", name, m.error());
       continue;
     }
-    std::set<std::string> missing;
-    for (const auto& [first, ensemble] : m.value().ensembles) {
-      for (const auto& b : ensemble) {
-        if (lost.count(b)) missing.insert(b);
-      }
-    }
+    const auto missing = co_await missing_of(m.value());
     if (missing.empty()) continue;
     MAGNETAR_CO_TRY(co_await mark_underreplicated(_store, m.value().id, missing, now_ms));
     ++listed;
   }
-  spdlog::info("autorecovery: {} ledgers listed as under-replicated", listed);
-  co_return success();
+  co_return listed;
 }
 
 }  // namespace magnetar::autorecovery

@@ -13,7 +13,8 @@ autorecovery_service::autorecovery_service(meta::store& store, ledger::ledger_cl
                                            autorecovery_options options)
     : _executor(executor),
       _options(options),
-      _auditor(store, std::move(bookie_id), clock, options.lost_bookie_delay),
+      _auditor(store, std::move(bookie_id), clock, options.lost_bookie_delay,
+               periodic_check{.bookies = &bookies, .interval = options.periodic_check_interval}),
       _worker(ledgers, store, bookies, clock, options.replication),
       _timer(executor, clock) {}
 

@@ -18,7 +18,8 @@
 namespace magnetar::autorecovery {
 
 struct autorecovery_options {
-  std::chrono::milliseconds lost_bookie_delay{0};  // lostBookieRecoveryDelay
+  std::chrono::milliseconds lost_bookie_delay{0};        // lostBookieRecoveryDelay
+  std::chrono::milliseconds periodic_check_interval{0};  // auditorPeriodicCheckInterval (0: none)
   std::chrono::milliseconds interval{1'000};
   replicate_options replication;
 };

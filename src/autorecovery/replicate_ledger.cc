@@ -1,5 +1,6 @@
 #include "autorecovery/replicate_ledger.h"
 
+#include "autorecovery/ledger_checker.h"
 #include "bookie/add_mode.h"
 #include "io/oneshot_signal.h"
 #include "io/run_on.h"
@@ -87,12 +88,11 @@ awaitable<result<void>> write_batch(ledger::bookie_client& target, const ledger:
     const auto e = first + static_cast<std::int64_t>(i);
     if ((m.write_set_positions(entry_id(e)) & (1ULL << position)) == 0) continue;
     ++s->pending;
-    io::spawn(executor,
-              [&target, s, id = m.id, e, lac = m.last_entry, payload = std::move(entries[i])]() -> awaitable<void> {
-                auto added = co_await target.add_entry(id, entry_id(e), lac, payload, bookie::add_mode::recovery);
-                if (!added && !s->failure) s->failure = added.error();
-                if (--s->pending == 0) s->done.fire();
-              });
+    target.start_add_entry(m.id, entry_id(e), m.last_entry, std::move(entries[i]), bookie::add_mode::recovery, executor,
+                           [s](result<void> added) {
+                             if (!added && !s->failure) s->failure = added.error();
+                             if (--s->pending == 0) s->done.fire();
+                           });
   }
   if (--s->pending == 0) s->done.fire();
   co_await s->done.wait();
@@ -181,10 +181,20 @@ awaitable<result<replicate_outcome>> replicate_ledger(ledger::ledger_client& led
   auto changed = m;
   bool any = false;
   for (const auto& s : segments_of(m)) {
-    if (!lost_in(s.ensemble)) continue;
+    // A registered bookie the listing names (the periodic check found it short)
+    // is replaced where it still lacks entries, and read from nowhere.
+    std::set<std::string> short_of;
+    if (std::any_of(s.ensemble.begin(), s.ensemble.end(),
+                    [&](const auto& b) { return alive.count(b) && listed.missing.count(b); })) {
+      short_of = co_await bookies_missing_entries(bookies, m, s.first, s.last);
+    }
+    const auto replaced = [&](const std::string& b) { return !alive.count(b) || short_of.count(b); };
+    if (std::none_of(s.ensemble.begin(), s.ensemble.end(), replaced)) continue;
+    auto sources = alive;
+    for (const auto& b : short_of) sources.erase(b);
     auto ensemble = s.ensemble;
     for (std::size_t position = 0; position < ensemble.size(); ++position) {
-      if (alive.count(ensemble[position])) continue;
+      if (!replaced(ensemble[position])) continue;
       std::vector<std::string> candidates;
       for (auto& b : bookies.writable_bookies()) {
         if (std::find(ensemble.begin(), ensemble.end(), b) == ensemble.end()) candidates.push_back(std::move(b));
@@ -197,7 +207,7 @@ awaitable<result<replicate_outcome>> replicate_ledger(ledger::ledger_client& led
       const auto target_id = candidates[std::uniform_int_distribution<std::size_t>(0, candidates.size() - 1)(random)];
       auto* target = bookies.client(target_id);
       if (target == nullptr) co_return fail(ledger::errc::write_failed, fmt::format("unknown bookie {}", target_id));
-      MAGNETAR_CO_TRY(copied, co_await copy_segment(bookies, *target, m, s, position, alive, options));
+      MAGNETAR_CO_TRY(copied, co_await copy_segment(bookies, *target, m, s, position, sources, options));
       spdlog::info("autorecovery: ledger {} entries {}..{}: {} replaced by {} ({} bytes read)", m.id, s.first, s.last,
                    ensemble[position], target_id, copied);
       ensemble[position] = target_id;

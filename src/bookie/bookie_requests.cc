@@ -22,11 +22,12 @@ bp::response failed(const bp::request& request, const error& e) {
   return answer(request, status_of(e), fmt::format("{}", e));
 }
 
-awaitable<bp::response> add(bookie& b, const request_context& context, const bp::request& request) {
+awaitable<bp::response> add(bookie& b, const request_context& context, bp::request& request) {
   const auto& add = request.add();
   if (context.read_only) co_return answer(request, bp::BK_EREADONLY, "the bookie is read-only");
-  const auto& body = add.body();
-  auto payload = wire::shared_bytes::copy_of(std::as_bytes(std::span(body.data(), body.size())));
+  // The body moves out of the request into the entry's buffer: no copy.
+  auto body = std::make_shared<const std::string>(std::move(*request.mutable_add()->mutable_body()));
+  wire::shared_bytes payload(body, std::as_bytes(std::span(body->data(), body->size())));
   auto added =
       co_await b.add_entry(ledger_id(add.ledger_id()), entry_id(add.entry_id()), entry_id(add.last_add_confirmed()),
                            std::move(payload), add.recovery_add() ? add_mode::recovery : add_mode::normal);

@@ -123,7 +123,6 @@ constexpr auto upstream_keys = std::to_array<std::string_view>({
     "dbStorage_rocksDB_numFilesInLevel0",
     "dbStorage_rocksDB_maxSizeInLevel1MB",
     "diskUsageWarnThreshold",
-    "auditorPeriodicCheckInterval",
     "auditorPeriodicBookieCheckInterval",
     "rereplicationEntryBatchSize",
     "readOnlyModeEnabled",
@@ -189,6 +188,9 @@ result<void> apply(bookie_config& c, std::string_view key, std::string_view valu
   } else if (key == "lostBookieRecoveryDelay") {
     MAGNETAR_TRY(s, number(key, value, 0, 7 * 86'400));
     c.lost_bookie_recovery_delay = std::chrono::seconds(s);
+  } else if (key == "auditorPeriodicCheckInterval") {
+    MAGNETAR_TRY(s, number(key, value, 0, 365 * 86'400));
+    c.auditor_periodic_check_interval = std::chrono::seconds(s);
   } else if (key == "openLedgerRereplicationGracePeriod") {
     MAGNETAR_TRY(ms, number(key, value, 0, 86'400'000));
     c.open_ledger_grace = std::chrono::milliseconds(ms);

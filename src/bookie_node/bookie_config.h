@@ -38,7 +38,10 @@ struct bookie_config {
   std::chrono::milliseconds disk_check_interval{10'000};  // diskCheckInterval
   bool auto_recovery = true;                              // autoRecoveryDaemonEnabled (as Pulsar's conf)
   std::chrono::seconds lost_bookie_recovery_delay{0};     // lostBookieRecoveryDelay
-  std::chrono::milliseconds open_ledger_grace{30'000};    // openLedgerRereplicationGracePeriod
+  // auditorPeriodicCheckInterval: how often the auditor checks that every closed
+  // ledger's bookies hold their entries (BookKeeper's default, a week; 0: never).
+  std::chrono::seconds auditor_periodic_check_interval{604'800};
+  std::chrono::milliseconds open_ledger_grace{30'000};  // openLedgerRereplicationGracePeriod
 
   // host:port, how clients and the metadata store name this bookie.
   std::string bookie_id() const { return advertised_address + ":" + std::to_string(bookie_port); }

@@ -108,6 +108,7 @@ result<void> bookie_node::start() {
   // A lost session took the registration with it: register again on a new one.
   p.session_events = p.store->register_session_listener(p.shard_set[0].executor(), [this](meta::session_event e) {
     if (e != meta::session_event::session_lost || _parts->stopping.load()) return;
+    spdlog::warn("bookie {}: its metadata store session expired; registering again on a new one", _id);
     io::spawn(_parts->shard_set[0].executor(), [this]() -> awaitable<void> {
       auto again = co_await _parts->registered->publish(_parts->server->read_only());
       if (!again) spdlog::error("bookie {}: registering again failed: {}", _id, again.error());
@@ -133,6 +134,7 @@ result<void> bookie_node::start_autorecovery() {
   p.autorecovery = std::make_unique<autorecovery::autorecovery_service>(
       *p.store, *p.ledgers, *p.bookies, _id, p.shard_set[0].executor(), base::system_clock(),
       autorecovery::autorecovery_options{.lost_bookie_delay = _config.lost_bookie_recovery_delay,
+                                         .periodic_check_interval = _config.auditor_periodic_check_interval,
                                          .replication = {.open_ledger_grace = _config.open_ledger_grace}});
   return p.autorecovery->start();
 }

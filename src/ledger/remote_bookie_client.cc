@@ -34,8 +34,15 @@ bp::request read_of(ledger_id ledger, entry_id entry) {
   return request;
 }
 
-wire::shared_bytes bytes_of(const std::string& s) {
-  return wire::shared_bytes::copy_of(std::as_bytes(std::span(s.data(), s.size())));
+// A read answer's entries as slices of the answer itself, which they keep alive:
+// no copy of a byte.
+std::vector<wire::shared_bytes> entries_of(bp::response response) {
+  auto owner = std::make_shared<const bp::response>(std::move(response));
+  std::vector<wire::shared_bytes> entries;
+  entries.reserve(static_cast<std::size_t>(owner->read().entries_size()));
+  for (const auto& e : owner->read().entries())
+    entries.emplace_back(owner, std::as_bytes(std::span(e.data(), e.size())));
+  return entries;
 }
 
 }  // namespace
@@ -106,7 +113,7 @@ awaitable<result<wire::shared_bytes>> remote_bookie_client::read_entry(ledger_id
     co_return fail(bookie::errc::corrupt_record, fmt::format("bookie {}: a read answered {} entries", _options.address,
                                                              response.read().entries_size()));
   }
-  co_return bytes_of(response.read().entries(0));
+  co_return std::move(entries_of(std::move(response)).front());
 }
 
 awaitable<result<std::vector<wire::shared_bytes>>> remote_bookie_client::read_range(ledger_id ledger, entry_id first,
@@ -115,10 +122,7 @@ awaitable<result<std::vector<wire::shared_bytes>>> remote_bookie_client::read_ra
   request.mutable_read()->set_last_entry_id(last.value());
   MAGNETAR_CO_TRY(response, co_await channel().call(std::move(request)));
   if (response.status() != bp::BK_EOK) co_return fail(error_of(response, _options.address));
-  std::vector<wire::shared_bytes> entries;
-  entries.reserve(static_cast<std::size_t>(response.read().entries_size()));
-  for (const auto& e : response.read().entries()) entries.push_back(bytes_of(e));
-  co_return entries;
+  co_return entries_of(std::move(response));
 }
 
 awaitable<result<entry_id>> remote_bookie_client::read_last_add_confirmed(ledger_id ledger) {

@@ -157,6 +157,34 @@ TEST_F(bookie_cluster, a_kill_9_of_two_bookies_stops_adds_and_loses_no_acknowled
   EXPECT_TRUE(std::equal(acked.begin(), acked.end(), recovered.begin()));
 }
 
+// The paused bookie's session expires (zkTimeout is 4 s) while the writer goes on
+// at the ack quorum of the other two; resumed, it learns its session is gone,
+// registers again on a new one, and takes the next ledger's entries.
+TEST_F(bookie_cluster, a_bookie_whose_session_expired_registers_again_and_no_acknowledged_entry_is_lost) {
+  auto writer = run(client->create({.ensemble_size = 3, .write_quorum = 3, .ack_quorum = 2}));
+  ASSERT_TRUE(writer) << writer.error();
+  std::vector<std::string> acked;
+  const auto add = [&](int i) {
+    const auto text = "entry-" + std::to_string(i);
+    auto added = run(writer.value()->add(bytes(text)));
+    ASSERT_TRUE(added) << "entry " << i << ": " << added.error();
+    acked.push_back(text);
+  };
+  for (int i = 0; i < 100; ++i) add(i);
+  bookies[2]->pause();
+  const auto gone = [&] { return directory->writable_bookies().size() == 2; };
+  for (int i = 100; !gone(); ++i) add(i);  // adds go on while the session runs out
+  bookies[2]->resume();
+  ASSERT_TRUE(mt::wait_until([&] { return directory->writable_bookies().size() == 3; })) << bookies[2]->log();
+  EXPECT_THAT(bookies[2]->log(), HasSubstr("registering again"));
+  ASSERT_TRUE(run(writer.value()->close()));
+  EXPECT_EQ(recover_and_read(writer.value()->id()), acked);
+
+  auto next = run(client->create({.ensemble_size = 3, .write_quorum = 3, .ack_quorum = 3}));
+  ASSERT_TRUE(next) << next.error();
+  EXPECT_TRUE(run(next.value()->add(bytes("after"))));
+}
+
 TEST_F(bookie_cluster, a_bookie_serves_its_metrics_and_health_over_http) {
   auto writer = run(client->create({.ensemble_size = 3, .write_quorum = 3, .ack_quorum = 3}));
   ASSERT_TRUE(writer) << writer.error();

@@ -58,6 +58,9 @@ class bookie_process {
     return reply ? std::move(reply).value() : http::reply{};
   }
   void kill() { _process.kill(); }
+  // SIGSTOP and SIGCONT: a bookie that answers nothing, its ZooKeeper session included.
+  void pause() { _process.pause(); }
+  void resume() { _process.resume(); }
   bool running() { return _process.running(); }
   std::string id() const { return fmt::format("127.0.0.1:{}", _port); }
   std::string log() const {

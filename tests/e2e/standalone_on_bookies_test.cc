@@ -4,17 +4,14 @@
 // survive a kill -9 of a bookie, of the broker, and a ZooKeeper restart, each
 // during writes.
 #include "io/temp_directory.h"
-#include "magnetar/client.h"
-#include "magnetar/consumer.h"
-#include "magnetar/producer.h"
 #include "testing/zookeeper_server.h"
 #include "tests/e2e/bookie_process.h"
 #include "tests/e2e/standalone_process.h"
+#include "tests/e2e/traffic.h"
 
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <mutex>
 
 namespace magnetar::e2e {
 namespace {
@@ -37,53 +34,11 @@ class broker_on_bookies : public ::testing::Test {
     server.start();
   }
 
-  client connect() {
-    auto c = client::create(server.service_url());
-    EXPECT_TRUE(c) << c.error();
-    return std::move(c).value();
-  }
-
-  // Sends `count` messages, calling `during(i)` after the i-th; returns those
-  // receipted, in the order sent.
   std::vector<std::string> produce(const std::string& topic, int count, const std::function<void(int)>& during = {}) {
-    std::mutex mutex;
-    std::set<int> receipted;
-    auto c = connect();
-    producer_config config;
-    config.block_if_queue_full = true;
-    config.send_timeout = std::chrono::milliseconds(0);
-    auto p = c.create_producer(topic, config);
-    EXPECT_TRUE(p) << p.error();
-    if (!p) return {};
-    for (int i = 0; i < count; ++i) {
-      p.value().send_async(message_builder().payload(std::to_string(i)).build(), [&, i](result<message_id> id) {
-        if (!id) return;
-        std::lock_guard lock(mutex);
-        receipted.insert(i);
-      });
-      if (during) during(i);
-    }
-    EXPECT_TRUE(p.value().flush());
-    std::lock_guard lock(mutex);
-    std::vector<std::string> out;
-    for (int i : receipted) out.push_back(std::to_string(i));
-    return out;
+    return produce_numbered(server.service_url(), topic, count, during);
   }
-
-  // Reads the topic from the start until `count` messages came or none comes for 30 s.
   std::vector<std::string> consume(const std::string& topic, std::size_t count) {
-    auto c = connect();
-    consumer_config config;
-    config.position = initial_position::earliest;
-    auto cons = c.subscribe(topic, "check", config);
-    EXPECT_TRUE(cons) << cons.error();
-    std::vector<std::string> out;
-    while (cons && out.size() < count) {
-      auto m = cons.value().receive(std::chrono::seconds(30));
-      if (!m) break;
-      out.emplace_back(m.value().payload());
-    }
-    return out;
+    return consume_from_start(server.service_url(), topic, count);
   }
 
   io::temp_directory dir{"broker-on-bookies"};

@@ -4,17 +4,14 @@
 #include "io/block_on.h"
 #include "io/running_shards.h"
 #include "io/temp_directory.h"
-#include "magnetar/client.h"
-#include "magnetar/consumer.h"
-#include "magnetar/producer.h"
 #include "meta/zookeeper_store.h"
 #include "testing/zookeeper_server.h"
 #include "tests/e2e/standalone_process.h"
+#include "tests/e2e/traffic.h"
 
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <mutex>
 #include <set>
 
 namespace magnetar::e2e {
@@ -32,50 +29,13 @@ class standalone_on_zookeeper : public ::testing::Test {
     server.start();
   }
 
-  client connect() {
-    auto c = client::create(server.service_url());
-    EXPECT_TRUE(c) << c.error();
-    return std::move(c).value();
-  }
-
-  // Sends `count` messages; returns those the broker receipted.
   std::set<std::string> produce(const std::string& topic, int count, const std::function<void(int)>& during = {}) {
-    std::mutex mutex;
-    std::set<std::string> receipted;
-    auto c = connect();
-    producer_config config;
-    config.block_if_queue_full = true;
-    config.send_timeout = std::chrono::milliseconds(0);
-    auto p = c.create_producer(topic, config);
-    EXPECT_TRUE(p) << p.error();
-    if (!p) return receipted;
-    for (int i = 0; i < count; ++i) {
-      const auto text = std::to_string(i);
-      p.value().send_async(message_builder().payload(text).build(), [&, text](result<message_id> id) {
-        if (!id) return;
-        std::lock_guard lock(mutex);
-        receipted.insert(text);
-      });
-      if (during) during(i);
-    }
-    EXPECT_TRUE(p.value().flush());
-    std::lock_guard lock(mutex);
-    return receipted;
+    auto receipted = produce_numbered(server.service_url(), topic, count, during);
+    return {receipted.begin(), receipted.end()};
   }
-
   std::set<std::string> consume(const std::string& topic, std::size_t count) {
-    auto c = connect();
-    consumer_config config;
-    config.position = initial_position::earliest;
-    auto cons = c.subscribe(topic, "check", config);
-    EXPECT_TRUE(cons) << cons.error();
-    std::set<std::string> out;
-    while (cons && out.size() < count) {
-      auto m = cons.value().receive(std::chrono::seconds(30));
-      if (!m) break;
-      out.emplace(m.value().payload());
-    }
-    return out;
+    auto got = consume_from_start(server.service_url(), topic, count);
+    return {got.begin(), got.end()};
   }
 
   io::temp_directory dir{"standalone-zk-e2e"};

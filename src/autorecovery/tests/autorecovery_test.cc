@@ -74,6 +74,44 @@ TEST_F(autorecovery, a_lost_bookies_closed_ledger_is_listed_copied_to_another_an
   }
 }
 
+TEST_F(autorecovery, the_periodic_check_lists_a_ledger_a_live_bookie_lost_and_a_worker_copies_it_elsewhere) {
+  auto writer = write(30, true);
+  const auto emptied = writer->metadata().ensembles.at(0)[2];
+  ASSERT_TRUE(cluster.run(cluster.bookie_at(index_of(emptied)).delete_ledger(writer->id())));
+  auditor checking{*cluster.store, "bookie-0", cluster.clock, std::chrono::seconds(0),
+                   periodic_check{.bookies = cluster.directory.get(), .interval = std::chrono::hours(1)}};
+  ASSERT_TRUE(cluster.run(checking.round()));
+  EXPECT_TRUE(listed().empty()) << "no check before an interval has passed";
+
+  cluster.clock.advance(std::chrono::hours(1));
+  ASSERT_TRUE(cluster.run(checking.round()));
+  auto now_listed = listed();
+  ASSERT_EQ(now_listed.size(), 1u);
+  EXPECT_EQ(now_listed[0].missing, std::set<std::string>{emptied});
+
+  auto replicated = cluster.run(worker.round());
+  ASSERT_TRUE(replicated) << replicated.error();
+  EXPECT_EQ(replicated.value(), 1u);
+  EXPECT_TRUE(listed().empty());
+  const auto ensemble = metadata(writer->id()).ensembles.at(0);
+  EXPECT_EQ(std::count(ensemble.begin(), ensemble.end(), emptied), 0);
+  for (int e = 0; e < 30; ++e) {
+    auto held = cluster.run(cluster.bookie_at(index_of(ensemble[2])).read_entry(writer->id(), entry_id(e)));
+    ASSERT_TRUE(held) << "entry " << e << ": " << held.error();
+    EXPECT_EQ(text_of(held.value()), std::to_string(e));
+  }
+}
+
+TEST_F(autorecovery, the_periodic_check_lists_nothing_when_every_bookie_holds_its_share) {
+  write(30, true);
+  auditor checking{*cluster.store, "bookie-0", cluster.clock, std::chrono::seconds(0),
+                   periodic_check{.bookies = cluster.directory.get(), .interval = std::chrono::hours(1)}};
+  ASSERT_TRUE(cluster.run(checking.round()));
+  cluster.clock.advance(std::chrono::hours(1));
+  ASSERT_TRUE(cluster.run(checking.round()));
+  EXPECT_TRUE(listed().empty());
+}
+
 TEST_F(autorecovery, an_open_ledger_waits_out_its_grace_period_then_is_recovered_and_copied) {
   auto writer = write(10, false);
   lose(writer->metadata().ensembles.at(0)[0]);

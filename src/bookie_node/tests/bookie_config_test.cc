@@ -29,16 +29,16 @@ TEST(bookie_config, directories_port_and_address_are_applied) {
 }
 
 TEST(bookie_config, an_upstream_key_is_accepted_and_listed) {
-  auto parsed = parse_bookie_config("zkServers=h:1\nauditorPeriodicCheckInterval=60\n", "b.conf");
+  auto parsed = parse_bookie_config("zkServers=h:1\nauditorPeriodicBookieCheckInterval=60\n", "b.conf");
   ASSERT_TRUE(parsed) << parsed.error();
-  EXPECT_THAT(parsed.value().not_implemented, ElementsAre("auditorPeriodicCheckInterval"));
+  EXPECT_THAT(parsed.value().not_implemented, ElementsAre("auditorPeriodicBookieCheckInterval"));
 }
 
 TEST(bookie_config, auto_recovery_and_disk_keys_are_applied) {
   auto parsed = parse_bookie_config(
       "zkServers=h:1\nautoRecoveryDaemonEnabled=false\nlostBookieRecoveryDelay=60\n"
       "openLedgerRereplicationGracePeriod=5000\ndiskUsageThreshold=0.8\ndiskUsageLwmThreshold=0.7\n"
-      "diskCheckInterval=250\nprometheusStatsHttpPort=8100\n",
+      "diskCheckInterval=250\nprometheusStatsHttpPort=8100\nauditorPeriodicCheckInterval=3600\n",
       "b.conf");
   ASSERT_TRUE(parsed) << parsed.error();
   const auto& c = parsed.value().config;
@@ -49,6 +49,7 @@ TEST(bookie_config, auto_recovery_and_disk_keys_are_applied) {
   EXPECT_DOUBLE_EQ(c.disk_usage_lwm_threshold, 0.7);
   EXPECT_EQ(c.disk_check_interval, std::chrono::milliseconds(250));
   EXPECT_EQ(c.http_port, 8100);
+  EXPECT_EQ(c.auditor_periodic_check_interval, std::chrono::seconds(3600));
 }
 
 TEST(bookie_config, a_low_water_mark_above_the_threshold_is_refused) {
