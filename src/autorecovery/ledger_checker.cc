@@ -33,8 +33,7 @@ std::optional<std::pair<std::int64_t, std::int64_t>> share_of(const ledger::ledg
 }
 
 bool says_missing(const error& e) {
-  return e == bookie::errc::entry_not_found || e == bookie::errc::ledger_not_found ||
-         e == bookie::errc::ledger_deleted;
+  return e == bookie::errc::entry_not_found || e == bookie::errc::ledger_not_found || e == bookie::errc::ledger_deleted;
 }
 
 }  // namespace

@@ -100,6 +100,14 @@ awaitable<result<void>> write_batch(ledger::bookie_client& target, const ledger:
   co_return success();
 }
 
+std::int64_t batch_entries_for(const ledger::ledger_metadata& m, const replicate_options& options) {
+  const auto most = static_cast<std::int64_t>(options.batch_entries);
+  const auto entries = m.last_entry.value() + 1;
+  if (m.length == 0 || entries <= 0) return most;
+  const auto average = std::max<std::uint64_t>(1, m.length / static_cast<std::uint64_t>(entries));
+  return std::clamp<std::int64_t>(static_cast<std::int64_t>(options.batch_bytes / average), 1, most);
+}
+
 // Copies `position`'s share of the segment to `target`: batches_in_flight
 // batches at a time, each read and then written, so that reading one batch
 // overlaps writing another. The bytes read, or the first failure.
@@ -117,7 +125,7 @@ awaitable<result<std::uint64_t>> copy_segment(ledger::bookie_directory& bookies,
   auto executor = co_await asio::this_coro::executor;
   auto st = std::make_shared<state>(executor);
   st->next = s.first;
-  const auto batch = static_cast<std::int64_t>(options.batch_entries);
+  const auto batch = batch_entries_for(m, options);
   while ((st->next <= s.last && !st->failure) || st->running > 0) {
     if (st->next <= s.last && !st->failure && st->running < options.batches_in_flight) {
       const auto first = st->next, last = std::min(s.last, first + batch - 1);

@@ -30,8 +30,13 @@ namespace magnetar::autorecovery {
 
 struct replicate_options {
   std::chrono::milliseconds open_ledger_grace{30'000};  // openLedgerRereplicationGracePeriod
-  std::size_t batch_entries = 256;                      // read and written per round trip
-  std::size_t batches_in_flight = 4;                    // reading some while writing others
+  // Entries read and written per round trip: about batch_bytes of them (by the
+  // ledger's average entry), at most batch_entries. Answers of megabytes cost
+  // more to allocate and copy than the round trips they save (256 MiB of 16 KiB
+  // entries: 85 MB/s in batches of 256, 190 MB/s in batches of 32, same sitting).
+  std::size_t batch_entries = 256;
+  std::size_t batch_bytes = 512 * 1024;
+  std::size_t batches_in_flight = 8;  // reading some while writing others
 };
 
 enum class replicate_outcome {

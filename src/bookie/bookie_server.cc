@@ -11,6 +11,7 @@
 #include <spdlog/spdlog.h>
 
 #include <deque>
+#include <vector>
 
 namespace magnetar::bookie {
 
@@ -101,14 +102,18 @@ class bookie_connection : public std::enable_shared_from_this<bookie_connection>
     }
   }
 
-  // Every answer ready by the time a write starts goes out in that one write.
+  // Every answer ready by the time a write starts goes out in that one write,
+  // gathered from where each lies (a range read's answer can be megabytes:
+  // joining them first would copy each byte once more).
   awaitable<void> write_loop() {
     while (!_outbox.empty()) {
-      std::string batch;
-      for (auto& frame : _outbox) batch += frame;
-      _outbox.clear();
+      std::deque<std::string> batch;
+      batch.swap(_outbox);
+      std::vector<asio::const_buffer> buffers;
+      buffers.reserve(batch.size());
+      for (const auto& frame : batch) buffers.push_back(asio::buffer(frame));
       boost::system::error_code ec;
-      co_await asio::async_write(_socket, asio::buffer(batch), asio::redirect_error(asio::use_awaitable, ec));
+      co_await asio::async_write(_socket, buffers, asio::redirect_error(asio::use_awaitable, ec));
       if (ec) {
         _outbox.clear();
         close();

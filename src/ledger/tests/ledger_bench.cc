@@ -186,6 +186,7 @@ BENCHMARK(ledger_add)
     ->Args({100, 1})
     ->Args({100, 1000})
     ->Args({1024, 1000})
+    ->Args({16384, 256})  // the ceiling of a re-replication's writes to one bookie
     ->Iterations(1)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
