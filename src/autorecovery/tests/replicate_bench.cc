@@ -78,6 +78,7 @@ BENCHMARK(replicate_ledger_bench)
     ->ArgNames({"MiB", "entry_bytes"})
     ->Args({256, 16384})
     ->Args({256, 1024})
+    ->Args({1024, 16384})  // the 1 GB ledger
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
