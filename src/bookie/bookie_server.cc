@@ -17,6 +17,10 @@ namespace magnetar::bookie {
 
 namespace bp = bookie_protocol;
 
+namespace {
+constexpr std::size_t large_answer_bytes = 64 * 1024;
+}  // namespace
+
 // One client's connection, on one shard; everything here runs on that shard.
 class bookie_connection : public std::enable_shared_from_this<bookie_connection> {
  public:
@@ -102,16 +106,27 @@ class bookie_connection : public std::enable_shared_from_this<bookie_connection>
     }
   }
 
-  // Every answer ready by the time a write starts goes out in that one write,
-  // gathered from where each lies (a range read's answer can be megabytes:
-  // joining them first would copy each byte once more).
+  // Every answer ready by the time a write starts goes out in that one write:
+  // small answers joined (a write takes at most 64 buffers at a time), a large
+  // one (a range read's, megabytes) as it lies, rather than copied once more.
   awaitable<void> write_loop() {
     while (!_outbox.empty()) {
-      std::deque<std::string> batch;
-      batch.swap(_outbox);
+      std::vector<std::string> pieces;
+      bool joining = false;
+      for (auto& frame : _outbox) {
+        if (frame.size() >= large_answer_bytes) {
+          pieces.push_back(std::move(frame));
+          joining = false;
+          continue;
+        }
+        if (!joining) pieces.emplace_back();
+        joining = true;
+        pieces.back() += frame;
+      }
+      _outbox.clear();
       std::vector<asio::const_buffer> buffers;
-      buffers.reserve(batch.size());
-      for (const auto& frame : batch) buffers.push_back(asio::buffer(frame));
+      buffers.reserve(pieces.size());
+      for (const auto& piece : pieces) buffers.push_back(asio::buffer(piece));
       boost::system::error_code ec;
       co_await asio::async_write(_socket, buffers, asio::redirect_error(asio::use_awaitable, ec));
       if (ec) {
