@@ -12,7 +12,8 @@
 // ledger client decides what to re-send), or after `timeout` without an
 // answer (BookKeeper's addEntryTimeout/readEntryTimeout).
 // Thread-safety: calls from any thread; construct and destroy off the
-// connection's executor, which must outlive the client.
+// connections' executors: the one given and every shard that called, all of
+// which must outlive the client.
 #pragma once
 
 #include "io/asio.h"
