@@ -1,7 +1,8 @@
 // Ledger adds: what a managed ledger sees.
 //   ledger_add/<payload bytes>/<adds in flight>: through the embedded bookie
 //   ledger_add_replicated/<bytes>/<in flight>/<E>/<W>/<A>: three bookies of this
-//     process, each behind its bookie_server on 127.0.0.1, reached over TCP
+//     process, each on a shard of its own behind its bookie_server on 127.0.0.1,
+//     reached over TCP
 //   ledger_add_paced/<bytes>/<adds a second>/<E>/<W>/<A>: adds started at a
 //     steady rate for 5 s (E = 0: the embedded bookie), latency counted from
 //     each add's planned start, so a stall shows in every add it delays
@@ -118,7 +119,7 @@ class served_bookies {
   served_bookies(testing::test_cluster& cluster, io::shard& writer_shard) {
     for (int i = 0; i < 3; ++i) {
       _servers.push_back(std::make_unique<bookie::bookie_server>(
-          cluster.bookie_at(i), cluster.shards.set(),
+          cluster.bookie_at(i), cluster.bookie_shards(i),
           bookie::bookie_server_options{.bind_address = "127.0.0.1", .port = 0}));
       if (!_servers.back()->start()) std::abort();
       const auto address = fmt::format("127.0.0.1:{}", _servers.back()->port());
@@ -145,7 +146,7 @@ ledger_config quorums_of(benchmark::State& state) {
 // when the benchmark's E argument is 0 or absent, else three served bookies.
 template <class Drive>
 void with_writer(benchmark::State& state, bool replicated, Drive drive) {
-  testing::test_cluster cluster(replicated ? 3 : 1, /*faults=*/false);
+  testing::test_cluster cluster(replicated ? 3 : 1, /*faults=*/false, /*shard_per_bookie=*/replicated);
   io::running_shards writer_shard(1);
   std::unique_ptr<served_bookies> served;
   if (replicated) served = std::make_unique<served_bookies>(cluster, writer_shard[0]);

@@ -24,9 +24,14 @@ namespace magnetar::ledger::testing {
 class test_cluster {
  public:
   // Benchmarks pass faults = false: the bookies then write through the plain
-  // POSIX file system, without the fault layer's bookkeeping.
-  explicit test_cluster(int bookie_count = 1, bool faults = true)
+  // POSIX file system, without the fault layer's bookkeeping. With
+  // shard_per_bookie each bookie runs on a shard of its own (as a bookie
+  // process with one IO thread would), not all of them on the cluster's two.
+  explicit test_cluster(int bookie_count = 1, bool faults = true, bool shard_per_bookie = false)
       : _bookie_count(bookie_count), _fs(faults ? static_cast<io::file_system*>(&fs) : &io::posix_file_system()) {
+    for (int i = 0; shard_per_bookie && i < bookie_count; ++i) {
+      _own_shards.push_back(std::make_unique<io::running_shards>(1));
+    }
     store = std::make_unique<meta::rocksdb_store>(meta::rocksdb_store::options{dir / "meta", clock, &pool});
     EXPECT_TRUE(io::block_on(shards[0], store->start()));
     start_bookies();
@@ -46,6 +51,7 @@ class test_cluster {
   }
 
   bookie::bookie& bookie_at(int i) { return *_bookies[i]; }
+  io::shard_set& bookie_shards(int i) { return _own_shards.empty() ? shards.set() : _own_shards[i]->set(); }
 
   template <class T>
   T run(awaitable<T> work) {
@@ -70,7 +76,7 @@ class test_cluster {
       o.ledger_directory = dir / fmt::format("bookie-{}/ledgers", i);
       o.fs = _fs;
       o.journal.preallocate_bytes = 64 << 10;
-      auto b = bookie::bookie::open(o, shards.set(), pool, clock);
+      auto b = bookie::bookie::open(o, bookie_shards(i), pool, clock);
       EXPECT_TRUE(b) << b.error();
       b.value()->start();
       directory->add(fmt::format("bookie-{}", i), std::make_unique<local_bookie_client>(*b.value()));
@@ -87,6 +93,7 @@ class test_cluster {
 
   int _bookie_count;
   io::file_system* _fs;
+  std::vector<std::unique_ptr<io::running_shards>> _own_shards;
   std::vector<std::unique_ptr<bookie::bookie>> _bookies;
 };
 
