@@ -15,6 +15,7 @@ std::string_view describe(errc e) {
     case errc::entry_beyond_last: return "entry beyond the last";
     case errc::bad_metadata: return "bad ledger metadata";
     case errc::invalid_config: return "invalid ledger configuration";
+    case errc::bad_entry: return "bad entry";
   }
   return "unknown ledger error";
 }

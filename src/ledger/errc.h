@@ -20,6 +20,7 @@ enum class errc {
   entry_beyond_last,   // a read past the last confirmed entry
   bad_metadata,        // stored ledger metadata that does not parse
   invalid_config,      // ensemble, write and ack quorum sizes that do not fit
+  bad_entry,           // a stored entry too short for its ledger's entry header
 };
 
 constexpr std::string_view category_name(errc) { return "magnetar.ledger"; }

@@ -2,6 +2,7 @@
 
 #include "bookie/errc.h"
 #include "io/run_on.h"
+#include "ledger/entry_header.h"
 #include "ledger/errc.h"
 #include "ledger/speculative.h"
 #include "meta/errc.h"
@@ -11,11 +12,23 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 namespace magnetar::ledger {
 namespace {
 
 constexpr std::string_view id_prefix = "/ledgers/idgen/id-";
+
+// What the ledger's users wrote: the stored entries without their headers.
+result<std::vector<wire::shared_bytes>> payloads_of(const ledger_metadata& m, std::vector<wire::shared_bytes> stored) {
+  if (m.entry_format == 0) return stored;
+  for (auto& entry : stored) {
+    auto payload = payload_of(entry);
+    if (!payload) return fail(payload.error().code(), fmt::format("ledger {}: {}", m.id, payload.error().detail()));
+    entry = std::move(payload).value();
+  }
+  return stored;
+}
 
 }  // namespace
 
@@ -62,6 +75,7 @@ awaitable<result<std::unique_ptr<ledger_writer>>> ledger_client::create(ledger_c
   m.ensembles[0] = std::move(ensemble);
   m.created_ms = std::chrono::duration_cast<std::chrono::milliseconds>(_clock.wall_now().time_since_epoch()).count();
   m.custom = std::move(config.custom);
+  m.entry_format = current_entry_format;
   MAGNETAR_CO_TRY(st, co_await _store.put(ledger_path(id), to_json(m), -1));
   auto adds = std::make_shared<add_pipeline>(_store, _bookies, std::move(m), st.version, -1, bookie::add_mode::normal);
   co_return std::unique_ptr<ledger_writer>(new ledger_writer(*this, std::move(adds)));
@@ -148,6 +162,7 @@ awaitable<result<entry_id>> ledger_client::recover(ledger_metadata& m, std::int6
   auto executor = co_await asio::this_coro::executor;
   std::int64_t last = lac;
   std::uint64_t recovered_bytes = 0;
+  std::optional<wire::shared_bytes> last_stored;
   for (;;) {
     auto entry = co_await read_entry(m, entry_id(last + 1));
     if (!entry) {
@@ -155,6 +170,7 @@ awaitable<result<entry_id>> ledger_client::recover(ledger_metadata& m, std::int6
       co_return fail(entry.error().code(), fmt::format("recovering ledger {}: {}", m.id, entry.error().detail()));
     }
     recovered_bytes += entry.value().size();
+    last_stored = entry.value();
     ++last;
     // Spawned in entry order, so the pipeline numbers them as the ledger did.
     io::spawn(executor,
@@ -165,12 +181,23 @@ awaitable<result<entry_id>> ledger_client::recover(ledger_metadata& m, std::int6
     co_return fail(rewrites->failure()->code(),
                    fmt::format("recovering ledger {}: {}", m.id, rewrites->failure()->detail()));
   }
-  // The re-writes may have changed the ensemble; the length counts what the
-  // LAC covered (as reported by the writer's bookies) plus what was recovered.
+  // The last entry's header says the ledger's length (the LAC's entry when
+  // none was found past it). Ledgers without headers know only what was
+  // found past the LAC: their writer recorded no length before closing.
+  std::uint64_t length = m.length + recovered_bytes;
+  if (m.entry_format >= 1 && last >= 0) {
+    if (!last_stored) {
+      MAGNETAR_CO_TRY(at_lac, co_await read_entry(m, entry_id(last)));
+      last_stored = std::move(at_lac);
+    }
+    MAGNETAR_CO_TRY(through_last, ledger_length_of(*last_stored));
+    length = through_last;
+  }
+  // The re-writes may have changed the ensemble.
   auto closed = rewrites->metadata();
   closed.state = ledger_state::closed;
   closed.last_entry = entry_id(last);
-  closed.length = m.length + recovered_bytes;
+  closed.length = length;
   MAGNETAR_CO_TRY(st, co_await _store.put(ledger_path(m.id), to_json(closed), rewrites->version()));
   m = std::move(closed);
   version = st.version;
@@ -260,7 +287,8 @@ awaitable<result<std::vector<wire::shared_bytes>>> ledger_reader::read(entry_id 
     co_return fail(errc::entry_beyond_last,
                    fmt::format("ledger {}: read [{}, {}] with the last entry at {}", id(), first, last, _last_entry));
   }
-  co_return co_await _client.read_range(_metadata, first, last);
+  MAGNETAR_CO_TRY(stored, co_await _client.read_range(_metadata, first, last));
+  co_return payloads_of(_metadata, std::move(stored));
 }
 
 awaitable<result<entry_id>> ledger_reader::read_last_add_confirmed() {
@@ -294,6 +322,11 @@ awaitable<result<entry_id>> ledger_reader::wait_for_entries(std::chrono::millise
 awaitable<result<entry_id>> ledger_writer::add(wire::shared_bytes payload) {
   if (_closed) co_return fail(errc::ledger_closed, fmt::format("add to ledger {} after close", id()));
   const auto size = payload.size();
+  // The header's length is fixed here, where entries are numbered in call order.
+  if (metadata().entry_format >= 1) {
+    _pushed_length += size;
+    payload = with_entry_header(_pushed_length, payload);
+  }
   MAGNETAR_CO_TRY(entry, co_await _adds->add(std::move(payload)));
   _length += size;
   co_return entry;
@@ -323,7 +356,8 @@ awaitable<result<std::vector<wire::shared_bytes>>> ledger_writer::read(entry_id 
     co_return fail(errc::entry_beyond_last,
                    fmt::format("ledger {}: read [{}, {}] with the LAC at {}", id(), first, last, last_add_confirmed()));
   }
-  co_return co_await _client.read_range(metadata(), first, last);
+  MAGNETAR_CO_TRY(stored, co_await _client.read_range(metadata(), first, last));
+  co_return payloads_of(metadata(), std::move(stored));
 }
 
 }  // namespace magnetar::ledger

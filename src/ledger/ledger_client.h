@@ -71,7 +71,8 @@ class ledger_writer {
 
   ledger_client& _client;
   std::shared_ptr<add_pipeline> _adds;
-  std::uint64_t _length = 0;
+  std::uint64_t _length = 0;         // payload bytes confirmed
+  std::uint64_t _pushed_length = 0;  // payload bytes handed to the pipeline
   bool _closed = false;
 };
 

@@ -1,6 +1,7 @@
 #include "ledger/ledger_metadata.h"
 
 #include "base/assert.h"
+#include "ledger/entry_header.h"
 #include "ledger/errc.h"
 
 #include <fmt/format.h>
@@ -53,6 +54,7 @@ std::string to_json(const ledger_metadata& m) {
       {"state", state_name(m.state)},
       {"lastEntryId", m.last_entry.value()},
       {"length", m.length},
+      {"entryFormat", m.entry_format},
       {"ensembles", ensembles},
       {"ctime", m.created_ms},
       {"customMetadata", m.custom},
@@ -83,6 +85,12 @@ result<ledger_metadata> ledger_metadata_from_json(std::string_view text) {
     }
     m.last_entry = entry_id(j.at("lastEntryId").get<std::int64_t>());
     m.length = j.at("length").get<std::uint64_t>();
+    // Absent from the ledgers made before entries had a header.
+    m.entry_format = j.value("entryFormat", 0);
+    if (m.entry_format < 0 || m.entry_format > current_entry_format) {
+      return fail(errc::bad_metadata, fmt::format("ledger {}: entry format {} is newer than this build's ({})", m.id,
+                                                  m.entry_format, current_entry_format));
+    }
     for (const auto& e : j.at("ensembles")) {
       m.ensembles[e.at("firstEntry").get<std::int64_t>()] = e.at("bookies").get<std::vector<std::string>>();
     }

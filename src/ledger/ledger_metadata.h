@@ -23,8 +23,9 @@ struct ledger_metadata {
   int write_quorum = 1;
   int ack_quorum = 1;
   ledger_state state = ledger_state::open;
-  entry_id last_entry{-1};                                     // when closed: the last entry of the ledger
-  std::uint64_t length = 0;                                    // when closed: payload bytes of all entries
+  entry_id last_entry{-1};   // when closed: the last entry of the ledger
+  std::uint64_t length = 0;  // when closed: payload bytes of all entries
+  int entry_format = 0;      // what precedes each payload on the bookies (entry_header.h); 0: nothing
   std::map<std::int64_t, std::vector<std::string>> ensembles;  // first entry -> bookie ids
   std::int64_t created_ms = 0;
   std::map<std::string, std::string> custom;  // the creator's notes (e.g. the managed ledger's name)

@@ -6,6 +6,7 @@
 #include "io/block_on.h"
 #include "io/running_shards.h"
 #include "io/temp_directory.h"
+#include "ledger/entry_header.h"
 #include "ledger/errc.h"
 #include "ledger/ledger_client.h"
 #include "ledger/registered_bookie_directory.h"
@@ -273,7 +274,8 @@ TEST_F(bookie_cluster, a_bookie_killed_for_good_has_its_entries_copied_to_the_ot
     auto entries = run(direct.read_range(id, entry_id(0), entry_id(count - 1)));
     ASSERT_TRUE(entries) << bookie << ": " << entries.error();
     ASSERT_EQ(entries.value().size(), static_cast<std::size_t>(count)) << bookie;
-    EXPECT_EQ(std::string(entries.value()[count - 1].as_chars()), "entry-" + std::to_string(count - 1));
+    EXPECT_EQ(std::string(ledger::payload_of(entries.value()[count - 1]).value().as_chars()),
+              "entry-" + std::to_string(count - 1));
   }
 }
 

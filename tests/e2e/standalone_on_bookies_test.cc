@@ -3,6 +3,7 @@
 // all registered in a ZooKeeper server the test starts. Receipted messages
 // survive a kill -9 of a bookie, of the broker, and a ZooKeeper restart, each
 // during writes.
+#include "http/client.h"
 #include "io/temp_directory.h"
 #include "testing/zookeeper_server.h"
 #include "tests/e2e/bookie_process.h"
@@ -10,6 +11,7 @@
 #include "tests/e2e/traffic.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <fstream>
 
@@ -39,6 +41,13 @@ class broker_on_bookies : public ::testing::Test {
   }
   std::vector<std::string> consume(const std::string& topic, std::size_t count) {
     return consume_from_start(server.service_url(), topic, count);
+  }
+  // The topic's storageSize in its admin stats, -1 when they can't be read.
+  std::int64_t storage_size(const std::string& path) {
+    auto reply =
+        http::call(http::url::parse(server.web_url()).value(), "GET", "/admin/v2/persistent/" + path + "/stats");
+    if (!reply || reply.value().status != 200) return -1;
+    return nlohmann::json::parse(reply.value().body, nullptr, false).value("storageSize", std::int64_t{-1});
   }
 
   io::temp_directory dir{"broker-on-bookies"};
@@ -73,8 +82,11 @@ TEST_F(broker_on_bookies, a_kill_9_of_the_broker_loses_no_receipted_message) {
   const auto topic = "persistent://public/default/broker-killed";
   auto receipted = produce(topic, 2000);
   ASSERT_EQ(receipted.size(), 2000u);
+  const auto size_before = storage_size("public/default/broker-killed");
+  ASSERT_GT(size_before, 0);
   server.kill_now();
   server.start();  // recovers the open ledger from the bookies: fences it, reads past its LAC
+  EXPECT_EQ(storage_size("public/default/broker-killed"), size_before) << "the recovered ledger counts every entry";
   auto more = produce(topic, 100);
   EXPECT_EQ(more.size(), 100u);
   auto got = consume(topic, receipted.size() + more.size());

@@ -7,6 +7,7 @@
 #include "autorecovery/auditor.h"
 #include "autorecovery/replication_worker.h"
 #include "autorecovery/underreplication.h"
+#include "ledger/entry_header.h"
 #include "ledger/tests/ledger_test_cluster.h"
 
 #include <gtest/gtest.h>
@@ -70,7 +71,7 @@ TEST_F(autorecovery, a_lost_bookies_closed_ledger_is_listed_copied_to_another_an
   for (int e = 0; e < 30; ++e) {
     auto held = cluster.run(cluster.bookie_at(index_of(replacement)).read_entry(writer->id(), entry_id(e)));
     ASSERT_TRUE(held) << "entry " << e << ": " << held.error();
-    EXPECT_EQ(text_of(held.value()), std::to_string(e));
+    EXPECT_EQ(text_of(ledger::payload_of(held.value()).value()), std::to_string(e));
   }
 }
 
@@ -98,7 +99,7 @@ TEST_F(autorecovery, the_periodic_check_lists_a_ledger_a_live_bookie_lost_and_a_
   for (int e = 0; e < 30; ++e) {
     auto held = cluster.run(cluster.bookie_at(index_of(ensemble[2])).read_entry(writer->id(), entry_id(e)));
     ASSERT_TRUE(held) << "entry " << e << ": " << held.error();
-    EXPECT_EQ(text_of(held.value()), std::to_string(e));
+    EXPECT_EQ(text_of(ledger::payload_of(held.value()).value()), std::to_string(e));
   }
 }
 

@@ -6,6 +6,8 @@
 //   ledger_add_paced/<bytes>/<adds a second>/<E>/<W>/<A>: adds started at a
 //     steady rate for 5 s (E = 0: the embedded bookie), latency counted from
 //     each add's planned start, so a stall shows in every add it delays
+//   entry_header/<bytes>: what putting the entry header before a payload
+//     costs a writer's add (a copy of the payload)
 // The writer runs on a thread of its own. Counters:
 //   cpu_us_per_entry: the whole process's CPU (writer and every bookie) per entry;
 //   writer_cpu_us_per_entry: the writer's thread alone, what a broker whose
@@ -15,6 +17,7 @@
 #include "bookie/bookie_server.h"
 #include "io/run_on.h"
 #include "io/timer.h"
+#include "ledger/entry_header.h"
 #include "ledger/remote_bookie_client.h"
 #include "ledger_test_cluster.h"
 
@@ -182,6 +185,16 @@ void ledger_add_paced(benchmark::State& state) {
   });
 }
 
+void entry_header(benchmark::State& state) {
+  const auto payload = wire::shared_bytes::copy_of(std::vector<std::byte>(static_cast<std::size_t>(state.range(0))));
+  std::uint64_t length = 0;
+  for (auto _ : state) {
+    length += payload.size();
+    benchmark::DoNotOptimize(with_entry_header(length, payload));
+  }
+}
+
+BENCHMARK(entry_header)->ArgNames({"bytes"})->Arg(100)->Arg(1024)->Arg(1 << 20);
 BENCHMARK(ledger_add)
     ->ArgNames({"bytes", "inflight"})
     ->Args({100, 1})

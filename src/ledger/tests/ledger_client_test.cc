@@ -1,6 +1,7 @@
 #include "ledger/ledger_client.h"
 
 #include "io/run_on.h"
+#include "ledger/entry_header.h"
 #include "ledger/errc.h"
 #include "ledger_test_cluster.h"
 
@@ -12,6 +13,11 @@ namespace {
 using testing::bytes_of;
 using testing::test_cluster;
 using testing::text_of;
+
+// An entry as a writer stores it: the header with the ledger's length through it, then the payload.
+wire::shared_bytes stored_entry(std::uint64_t ledger_length, const std::string& payload) {
+  return with_entry_header(ledger_length, bytes_of(payload));
+}
 
 std::vector<std::string> texts(const std::vector<wire::shared_bytes>& entries) {
   std::vector<std::string> out;
@@ -174,8 +180,8 @@ TEST(ledger_client, recovery_writes_entries_found_on_part_of_the_write_set_to_al
   // A writer that crashed after entries 3 and 4 reached two of the three bookies.
   for (int e = 3; e < 5; ++e) {
     for (int b = 0; b < 2; ++b) {
-      ASSERT_TRUE(cluster.run(
-          cluster.bookie_at(b).add_entry(writer->id(), entry_id(e), entry_id(2), bytes_of("w" + std::to_string(e)))));
+      ASSERT_TRUE(cluster.run(cluster.bookie_at(b).add_entry(writer->id(), entry_id(e), entry_id(2),
+                                                             stored_entry(2 * (e + 1), "w" + std::to_string(e)))));
     }
   }
   auto reader = cluster.run(cluster.client->open(writer->id(), true));
@@ -184,10 +190,59 @@ TEST(ledger_client, recovery_writes_entries_found_on_part_of_the_write_set_to_al
   for (int e = 3; e < 5; ++e) {
     auto held = cluster.run(cluster.bookie_at(2).read_entry(writer->id(), entry_id(e)));
     ASSERT_TRUE(held) << "entry " << e << ": " << held.error();
-    EXPECT_EQ(text_of(held.value()), "w" + std::to_string(e));
+    EXPECT_EQ(text_of(payload_of(held.value()).value()), "w" + std::to_string(e));
   }
   EXPECT_EQ(texts(cluster.run(reader.value()->read(entry_id(0), entry_id(4))).value()),
             (std::vector<std::string>{"w0", "w1", "w2", "w3", "w4"}));
+}
+
+TEST(ledger_client, recovery_records_the_length_of_every_entry_not_only_those_past_the_lac) {
+  test_cluster cluster(3);
+  auto writer = cluster.run(cluster.client->create({.ensemble_size = 3, .write_quorum = 3, .ack_quorum = 2})).value();
+  std::uint64_t written = 0;
+  for (int i = 0; i < 30; ++i) {
+    const auto payload = std::string(static_cast<std::size_t>(i + 1), 'x');
+    ASSERT_TRUE(cluster.run(writer->add(bytes_of(payload))));
+    written += payload.size();
+  }
+  auto reader = cluster.run(cluster.client->open(writer->id(), true));
+  ASSERT_TRUE(reader) << reader.error();
+  ASSERT_EQ(reader.value()->last_entry(), entry_id(29));
+  EXPECT_EQ(reader.value()->metadata().length, written);
+}
+
+TEST(ledger_client, recovery_with_nothing_past_the_lac_takes_the_length_from_the_lacs_entry) {
+  test_cluster cluster(3);
+  auto writer = cluster.run(cluster.client->create({.ensemble_size = 3, .write_quorum = 3, .ack_quorum = 2})).value();
+  // Entries 0 and 1 on every bookie; entry 2 reached none, and entry 3 (which
+  // tells the LAC 1) only one: recovery stops at 1, with nothing to re-write.
+  for (int e = 0; e < 2; ++e) {
+    for (int b = 0; b < 3; ++b) {
+      ASSERT_TRUE(cluster.run(cluster.bookie_at(b).add_entry(writer->id(), entry_id(e), entry_id(e - 1),
+                                                             stored_entry(5 * (e + 1), "abcde"))));
+    }
+  }
+  ASSERT_TRUE(
+      cluster.run(cluster.bookie_at(0).add_entry(writer->id(), entry_id(3), entry_id(1), stored_entry(20, "abcde"))));
+  auto reader = cluster.run(cluster.client->open(writer->id(), true));
+  ASSERT_TRUE(reader) << reader.error();
+  EXPECT_EQ(reader.value()->last_entry(), entry_id(1));
+  EXPECT_EQ(reader.value()->metadata().length, 10u);
+}
+
+TEST(ledger_client, a_ledger_written_before_entry_headers_reads_back_bare) {
+  test_cluster cluster;
+  ledger_metadata m;
+  m.id = ledger_id(777);
+  m.ensembles[0] = {cluster.directory->writable_bookies().at(0)};
+  ASSERT_EQ(m.entry_format, 0);
+  ASSERT_TRUE(cluster.run(cluster.store->put(ledger_path(m.id), to_json(m), -1)));
+  ASSERT_TRUE(cluster.run(cluster.bookie_at(0).add_entry(m.id, entry_id(0), entry_id(-1), bytes_of("old"))));
+  ASSERT_TRUE(cluster.run(cluster.bookie_at(0).add_entry(m.id, entry_id(1), entry_id(0), bytes_of("older"))));
+  auto reader = cluster.run(cluster.client->open(m.id, true));
+  ASSERT_TRUE(reader) << reader.error();
+  EXPECT_EQ(texts(cluster.run(reader.value()->read(entry_id(0), entry_id(1))).value()),
+            (std::vector<std::string>{"old", "older"}));
 }
 
 TEST(ledger_client, removed_ledger_has_no_metadata_and_no_entries) {

@@ -1,6 +1,9 @@
 #include "ledger/ledger_metadata.h"
 
+#include "ledger/entry_header.h"
 #include "ledger/errc.h"
+
+#include <nlohmann/json.hpp>
 
 #include <gtest/gtest.h>
 
@@ -16,6 +19,7 @@ ledger_metadata sample() {
   m.state = ledger_state::closed;
   m.last_entry = entry_id(99);
   m.length = 12345;
+  m.entry_format = current_entry_format;
   m.ensembles[0] = {"a", "b", "c"};
   m.ensembles[50] = {"a", "d", "c"};
   m.created_ms = 1700000000000;
@@ -44,6 +48,20 @@ TEST(ledger_metadata, malformed_json_is_bad_metadata_with_a_detail) {
   EXPECT_EQ(bad.error(), errc::bad_metadata);
   EXPECT_FALSE(bad.error().detail().empty());
   EXPECT_FALSE(ledger_metadata_from_json("not json"));
+}
+
+TEST(ledger_metadata, a_ledger_from_before_entry_headers_has_format_0) {
+  auto j = nlohmann::json::parse(to_json(sample()));
+  j.erase("entryFormat");
+  EXPECT_EQ(ledger_metadata_from_json(j.dump()).value().entry_format, 0);
+}
+
+TEST(ledger_metadata, an_entry_format_newer_than_this_build_is_refused) {
+  auto j = nlohmann::json::parse(to_json(sample()));
+  j["entryFormat"] = current_entry_format + 1;
+  auto parsed = ledger_metadata_from_json(j.dump());
+  ASSERT_FALSE(parsed);
+  EXPECT_EQ(parsed.error(), errc::bad_metadata);
 }
 
 TEST(ledger_metadata, path_pads_the_id) { EXPECT_EQ(ledger_path(ledger_id(42)), "/ledgers/L0000000042"); }
