@@ -4,13 +4,16 @@
 //   magnetar admin ...    administer a broker through its REST API (admin_command.h)
 //   magnetar standalone   broker + bookie + metadata store in one process (standalone_command.h)
 //   magnetar bookie       a cluster's storage node, registered in ZooKeeper (bookie_command.h)
+//   magnetar broker       one broker of a cluster (broker_command.h)
+//   magnetar initialize-cluster-metadata   a new cluster's first metadata (initialize_command.h)
 //
-// The broker subcommand of a cluster arrives with the cluster; each subcommand's own
-// --help explains its options.
+// Each subcommand's own --help explains its options.
 #include "admin_command.h"
 #include "base/log.h"
 #include "base/version.h"
 #include "bookie_command.h"
+#include "broker_command.h"
+#include "initialize_command.h"
 #include "standalone_command.h"
 
 #include <fmt/format.h>
@@ -51,6 +54,8 @@ int main(int argc, char** argv) {
   magnetar::app::admin_command admin(app);
   magnetar::app::standalone_command standalone(app);
   magnetar::app::bookie_command bookie(app);
+  magnetar::app::broker_command broker(app);
+  magnetar::app::initialize_command initialize(app);
 
   CLI11_PARSE(app, argc, argv);
   if (app.get_subcommands().empty()) {
@@ -69,5 +74,7 @@ int main(int argc, char** argv) {
   if (admin.parsed()) return admin.run();
   if (standalone.parsed()) return standalone.run();
   if (bookie.parsed()) return bookie.run();
+  if (broker.parsed()) return broker.run();
+  if (initialize.parsed()) return initialize.run();
   return EXIT_FAILURE;
 }

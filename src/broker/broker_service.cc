@@ -15,7 +15,8 @@ namespace magnetar::broker {
 broker_service::broker_service(broker_config config, broker_deps deps)
     : _config(std::move(config)),
       _deps(deps),
-      _topics(_config, topic_registry_deps{deps.store, deps.resources, deps.ledgers, deps.clock, deps.shards}) {}
+      _topics(_config,
+              topic_registry_deps{deps.store, deps.resources, deps.ledgers, deps.clock, deps.shards, deps.ownership}) {}
 
 broker_service::~broker_service() = default;
 

@@ -44,6 +44,9 @@ struct broker_deps {
   ledger::ledger_client& ledgers;
   base::clock& clock;
   io::shard_set& shards;
+  // In a cluster, which topics this broker serves and where lookups go (null: the
+  // standalone, which serves every topic itself).
+  topic_ownership* ownership = nullptr;
 };
 
 class broker_service final : public broker_context {
@@ -67,6 +70,7 @@ class broker_service final : public broker_context {
   base::clock& clock() override { return _deps.clock; }
   scalable::scalable_service& scalable() override { return *_scalable; }
   std::string service_url() const override;
+  topic_ownership* ownership() override { return _deps.ownership; }
   std::string new_producer_name() override;
   void connection_closed(std::uint64_t id) override;
 

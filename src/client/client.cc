@@ -3,6 +3,7 @@
 #include "client/client_impl.h"
 #include "client/consumer_impl.h"
 #include "client/dead_letter.h"
+#include "client/first_attempt.h"
 #include "client/listener_driver.h"
 #include "client/multi_topic_consumer.h"
 #include "client/partition_router.h"
@@ -78,7 +79,8 @@ namespace {
 awaitable<result<std::shared_ptr<producer_base>>> make_producer(std::shared_ptr<client_impl> impl, std::string topic,
                                                                 producer_config config) {
   if (impl->is_closed()) co_return fail(client_errc::already_closed, "the client is closed");
-  MAGNETAR_CO_TRY(resolved, co_await resolve_topic(*impl, topic));
+  MAGNETAR_CO_TRY(resolved, co_await client_detail::retry_first_attempt(impl->config(),
+                                                                        [&] { return resolve_topic(*impl, topic); }));
   std::shared_ptr<producer_base> made;
   if (resolved.partitions > 0) {
     const auto partitions = static_cast<unsigned>(resolved.partitions);
@@ -168,7 +170,8 @@ awaitable<result<std::shared_ptr<consumer_base>>> start_with_retry_topic(std::sh
 awaitable<result<std::shared_ptr<consumer_base>>> make_consumer(std::shared_ptr<client_impl> impl,
                                                                 consumer_options options) {
   if (impl->is_closed()) co_return fail(client_errc::already_closed, "the client is closed");
-  MAGNETAR_CO_TRY(resolved, co_await resolve_topic(*impl, options.topic));
+  MAGNETAR_CO_TRY(resolved, co_await client_detail::retry_first_attempt(
+                                impl->config(), [&] { return resolve_topic(*impl, options.topic); }));
   if (options.config.retry_enable && options.durable) {
     co_return co_await start_with_retry_topic(impl, resolved.full, std::move(options));
   }

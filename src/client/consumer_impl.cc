@@ -4,6 +4,7 @@
 
 #include "client/commands.h"
 #include "client/consumer_config_check.h"
+#include "client/first_attempt.h"
 #include "client/server_error.h"
 #include "magnetar/errc.h"
 #include "wire/topic_name.h"
@@ -109,7 +110,7 @@ error consumer_impl::closed_error_locked() const {
 awaitable<result<void>> consumer_impl::start() {
   if (_options.subscription.empty()) co_return fail(client_errc::invalid_argument, "the subscription name is empty");
   MAGNETAR_CO_TRY(check_consumer_config(_options.config));
-  co_return co_await connect_once();
+  co_return co_await retry_first_attempt(_client->config(), [this] { return connect_once(); });
 }
 
 awaitable<result<void>> consumer_impl::connect_once() {

@@ -4,6 +4,7 @@
 #include "client/await_callback.h"
 #include "client/commands.h"
 #include "client/compression.h"
+#include "client/first_attempt.h"
 #include "client/server_error.h"
 #include "magnetar/errc.h"
 #include "wire/topic_name.h"
@@ -79,7 +80,7 @@ awaitable<result<void>> producer_impl::start() {
     co_return fail(client_errc::not_supported, "only none, lz4 and zstd compression are implemented");
   }
   if (_config.max_pending_messages == 0) co_return fail(client_errc::invalid_argument, "max_pending_messages is 0");
-  co_return co_await connect_once();
+  co_return co_await retry_first_attempt(_client->config(), [this] { return connect_once(); });
 }
 
 awaitable<result<void>> producer_impl::connect_once() {

@@ -31,6 +31,7 @@ struct http_response {
   std::string body;
   std::string content_type;  // empty when there is no body
   std::string allow;         // the Allow header of a 405
+  std::string location;      // the Location header of a redirect (307)
 };
 
 // 204 No Content: what Pulsar answers to a PUT, POST or DELETE that succeeded.

@@ -54,6 +54,7 @@ http::response<http::string_body> to_beast(const http_response& response, unsign
   out.set(http::field::server, server_name);
   if (!response.content_type.empty()) out.set(http::field::content_type, response.content_type);
   if (!response.allow.empty()) out.set(http::field::allow, response.allow);
+  if (!response.location.empty()) out.set(http::field::location, response.location);
   out.body() = response.body;
   out.keep_alive(keep_alive);
   out.prepare_payload();

@@ -64,6 +64,23 @@ int child_process::stop(std::chrono::milliseconds grace) {
   return status;
 }
 
+int child_process::wait(std::chrono::milliseconds limit) {
+  if (_pid <= 0) return -1;
+  int status = 0;
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (::waitpid(_pid, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() >= deadline) {
+      ::kill(_pid, SIGKILL);
+      ::waitpid(_pid, &status, 0);
+      _pid = -1;
+      return -1;
+    }
+    ::usleep(10'000);
+  }
+  _pid = -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 void child_process::kill() {
   if (_pid <= 0) return;
   ::kill(_pid, SIGKILL);

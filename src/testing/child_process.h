@@ -25,6 +25,9 @@ class child_process {
   bool start(const std::vector<std::string>& argv, const std::string& log_file, const std::string& directory = {});
   // SIGTERM, then SIGKILL after `grace`; waits for the exit. The exit status.
   int stop(std::chrono::milliseconds grace = std::chrono::seconds(10));
+  // Waits for a child that ends by itself (a command, not a server); SIGKILL past
+  // `limit`. Its exit code, or -1 when it was killed or signalled.
+  int wait(std::chrono::milliseconds limit);
   // SIGKILL and wait: a crash.
   void kill();
   // SIGSTOP / SIGCONT: a process that hangs without closing its sockets.

@@ -28,9 +28,14 @@ namespace magnetar::e2e {
 
 class standalone_process {
  public:
-  // `extra_args` follow the standalone's own (e.g. --config FILE).
-  standalone_process(std::string binary, std::filesystem::path directory, std::vector<std::string> extra_args = {})
-      : _binary(std::move(binary)), _directory(std::move(directory)), _extra_args(std::move(extra_args)) {}
+  // `extra_args` follow the standalone's own (e.g. --config FILE). `subcommand` "broker"
+  // starts a cluster's broker instead, which keeps no data directory of its own.
+  standalone_process(std::string binary, std::filesystem::path directory, std::vector<std::string> extra_args = {},
+                     std::string subcommand = "standalone")
+      : _binary(std::move(binary)),
+        _directory(std::move(directory)),
+        _extra_args(std::move(extra_args)),
+        _subcommand(std::move(subcommand)) {}
   ~standalone_process() {
     if (_pid > 0) kill_now();
   }
@@ -41,12 +46,12 @@ class standalone_process {
     ASSERT_LT(_pid, 0) << "already running";
     const auto ready = _directory / "ready.json";
     std::filesystem::remove(ready);
-    std::vector<std::string> args{_binary,         "standalone",
-                                  "--data-dir",    (_directory / "data").string(),
+    std::vector<std::string> args{_binary,         _subcommand,
                                   "--broker-port", std::to_string(_broker_port),
                                   "--web-port",    std::to_string(_web_port),
                                   "--ready-file",  ready.string(),
-                                  "--log-file",    (_directory / "standalone.log").string()};
+                                  "--log-file",    log_path()};
+    if (_subcommand == "standalone") args.insert(args.end(), {"--data-dir", (_directory / "data").string()});
     args.insert(args.end(), _extra_args.begin(), _extra_args.end());
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
@@ -67,7 +72,7 @@ class standalone_process {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (!std::filesystem::exists(ready)) {
       int status = 0;
-      ASSERT_EQ(waitpid(_pid, &status, WNOHANG), 0) << "the standalone exited; see " << (_directory / "standalone.log");
+      ASSERT_EQ(waitpid(_pid, &status, WNOHANG), 0) << "the " << _subcommand << " exited; see " << log_path();
       ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "the standalone did not become ready";
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
@@ -102,12 +107,15 @@ class standalone_process {
   }
 
   const std::string& service_url() const { return _service_url; }
+  std::string log_path() const { return (_directory / (_subcommand + ".log")).string(); }
+  bool running() const { return _pid > 0; }
   const std::string& web_url() const { return _web_url; }
 
  private:
   std::string _binary;
   std::filesystem::path _directory;
   std::vector<std::string> _extra_args;
+  std::string _subcommand;
   pid_t _pid = -1;
   std::string _service_url;
   std::string _web_url;

@@ -51,6 +51,7 @@ void admin_api::register_routes(router& routes) {
   add("GET", "/admin/v2/bookies/all", &admin_api::list_bookies);
   add("GET", "/admin/v2/bookies/underreplicated", &admin_api::list_underreplicated);
   add("GET", "/admin/v2/clusters/{cluster}", &admin_api::get_cluster);
+  add("GET", "/admin/v2/brokers/{cluster}", &admin_api::list_brokers);
 
   add("GET", "/admin/v2/tenants", &admin_api::list_tenants);
   add("GET", "/admin/v2/tenants/{tenant}", &admin_api::get_tenant);

@@ -19,6 +19,7 @@
 #include "broker/admin/router.h"
 #include "broker/api/advertised_listeners.h"
 #include "broker/api/topic_admin.h"
+#include "broker/api/topic_ownership.h"
 #include "broker/namespace/namespace_resources.h"
 
 #include <atomic>
@@ -36,6 +37,8 @@ struct service_urls {
   std::string advertised_address;
   std::vector<advertised_listener> listeners;
   bool allow_auto_topic_creation = true;
+  // In a cluster: the owner of a topic's bundle answers, or a redirect (null: this broker).
+  topic_ownership* ownership = nullptr;
 };
 
 class admin_api {
@@ -54,6 +57,8 @@ class admin_api {
   // admin_api_namespaces.cc
   awaitable<http_response> list_clusters(incoming_request request);
   awaitable<http_response> get_cluster(incoming_request request);
+  awaitable<http_response> list_brokers(incoming_request request);
+  awaitable<http_response> cluster_lookup(const incoming_request& request, const wire::topic_name& topic);
   awaitable<http_response> list_tenants(incoming_request request);
   awaitable<http_response> get_tenant(incoming_request request);
   awaitable<http_response> create_tenant(incoming_request request);

@@ -13,6 +13,24 @@ namespace magnetar::broker::admin {
 
 using nlohmann::json;
 
+// In a cluster: the owner's URLs, or a 307 to the broker that will place the bundle
+// (upstream's redirect, with authoritative set as its LOOKUP does).
+awaitable<http_response> admin_api::cluster_lookup(const incoming_request& request, const wire::topic_name& topic) {
+  auto target = co_await _urls.ownership->lookup(topic, request.query_flag("authoritative"));
+  if (!target) co_return error_to_response(target.error());
+  if (target.value().redirect) {
+    auto moved = error_response(307, fmt::format("Topic {} is placed by {}", topic.full(), target.value().http_url));
+    moved.location = fmt::format("{}/lookup/v2/topic/{}/{}/{}/{}?authoritative={}", target.value().http_url,
+                                 request.param("domain"), request.param("tenant"), request.param("namespace"),
+                                 request.param("topic"), target.value().authoritative);
+    co_return moved;
+  }
+  co_return json_response(200, dump(json{{"brokerUrl", target.value().broker_url},
+                                         {"brokerUrlSsl", ""},
+                                         {"httpUrl", target.value().http_url},
+                                         {"nativeUrl", target.value().broker_url}}));
+}
+
 awaitable<http_response> admin_api::lookup_topic(incoming_request request) {
   const auto& domain = request.param("domain");
   if (domain != "persistent" && domain != "non-persistent") {
@@ -34,6 +52,7 @@ awaitable<http_response> admin_api::lookup_topic(incoming_request request) {
                                                            topic.value().full()) != names.value().end();
     if (!found) co_return error_response(404, fmt::format("Topic not found {}", topic.value().full()));
   }
+  if (_urls.ownership != nullptr) co_return co_await cluster_lookup(request, topic.value());
   auto urls = lookup_urls_for(
       _urls.listeners, request.query_value("listenerName").value_or(""),
       {.broker_url = _urls.broker_url, .http_url = fmt::format("http://{}:{}", _urls.advertised_address, web_port)});

@@ -27,7 +27,8 @@ result<void> admin_server::start() {
   _api.set_service_urls({.broker_url = _broker_service_url,
                          .advertised_address = _config.advertised_address,
                          .listeners = _config.advertised_listeners,
-                         .allow_auto_topic_creation = _config.allow_auto_topic_creation});
+                         .allow_auto_topic_creation = _config.allow_auto_topic_creation,
+                         .ownership = _ownership});
   MAGNETAR_TRY(_server->start());
   _api.set_web_port(port());
   return success();

@@ -49,7 +49,10 @@ class admin_server {
   // Lookups over HTTP (/lookup/v2) answer this broker's URLs: `broker_service_url` and
   // the server's own http:// URL, or an advertised listener's. Call before start();
   // without it lookups answer 503.
-  void serve_lookups(std::string broker_service_url) { _broker_service_url = std::move(broker_service_url); }
+  void serve_lookups(std::string broker_service_url, topic_ownership* ownership = nullptr) {
+    _broker_service_url = std::move(broker_service_url);
+    _ownership = ownership;
+  }
   // Binds and starts serving; fails when the port is taken.
   result<void> start();
   // The port listened on, once started.
@@ -62,6 +65,7 @@ class admin_server {
  private:
   const broker_config& _config;
   std::string _broker_service_url;
+  topic_ownership* _ownership = nullptr;
   namespace_resources _resources;
   admin_api _api;
   router _router;

@@ -16,6 +16,7 @@
 namespace magnetar::broker {
 
 class topic_registry;
+class topic_ownership;
 namespace scalable {
 class scalable_service;
 }
@@ -31,6 +32,8 @@ class broker_context {
   virtual scalable::scalable_service& scalable() = 0;
   // What lookups answer: pulsar://<advertisedAddress>:<port>.
   virtual std::string service_url() const = 0;
+  // The cluster's ownership of topics; null for a standalone, which serves them all.
+  virtual topic_ownership* ownership() = 0;
   // A name for a producer that did not choose one, unique in the cluster.
   virtual std::string new_producer_name() = 0;
   // The connection's read loop ended: it is gone from the broker's list, its scalable

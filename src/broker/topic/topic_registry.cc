@@ -3,6 +3,7 @@
 #include "base/log.h"
 #include "broker/api/errc.h"
 #include "broker/api/protocol_error.h"
+#include "broker/api/topic_ownership.h"
 #include "broker/namespace/namespace_resources.h"
 #include "broker/topic/non_persistent_topic.h"
 #include "broker/topic/topic.h"
@@ -102,6 +103,9 @@ awaitable<result<std::shared_ptr<topic>>> topic_registry::get_topic(wire::topic_
   MAGNETAR_ASSERT(owner.is_current(), "get_topic({}) off its shard", name.full());
   auto& state = _topics[owner.id()];
   const auto key = name.full();
+  if (_deps.ownership != nullptr) {
+    MAGNETAR_CO_TRY(co_await _deps.ownership->check_owned(name));
+  }
   for (;;) {
     if (auto it = state.topics.find(key); it != state.topics.end()) {
       if (!it->second->is_closing()) co_return it->second;
@@ -116,6 +120,14 @@ awaitable<result<std::shared_ptr<topic>>> topic_registry::get_topic(wire::topic_
   if (state.stopping) co_return fail(errc::service_not_ready, fmt::format("the broker is stopping ({})", key));
   state.loading.emplace(key, std::vector<std::shared_ptr<io::oneshot_signal>>{});
   auto loaded = co_await load_topic(name, create);
+  if (loaded && _deps.ownership != nullptr) {
+    // Ownership lost while the topic loaded: the sweep that unloads unowned topics
+    // may have passed already.
+    if (auto owned = co_await _deps.ownership->check_owned(name); !owned) {
+      (void)co_await loaded.value()->close();
+      loaded = fail(std::move(owned).error());
+    }
+  }
   auto waiters = std::move(state.loading[key]);
   state.loading.erase(key);
   if (loaded) state.topics[key] = loaded.value();

@@ -38,6 +38,7 @@ namespace magnetar::broker {
 
 class namespace_resources;
 class non_persistent_topic;
+class topic_ownership;
 class topic;
 
 struct topic_registry_deps {
@@ -47,6 +48,8 @@ struct topic_registry_deps {
   ledger::ledger_client& ledgers;
   base::clock& clock;
   io::shard_set& shards;
+  // In a cluster, which topics this broker may serve (null: every topic, the standalone).
+  topic_ownership* ownership = nullptr;
 };
 
 // What the layers above the registry lend it.
@@ -118,6 +121,8 @@ class topic_registry final : public topic_admin {
   awaitable<result<message_position>> terminate_topic(wire::topic_name topic) override;
   awaitable<result<void>> unload_topic(wire::topic_name topic) override;
   awaitable<void> unload_namespace(std::string namespace_name) override;
+  // Closes every loaded topic that `unload` picks (persistent and non-persistent).
+  awaitable<void> unload_where(std::function<bool(const wire::topic_name&)> unload);
   awaitable<void> policies_changed(std::string namespace_name) override;
   awaitable<std::map<std::string, topic_stats>> all_stats() override;
   awaitable<broker_metrics> metrics() override;

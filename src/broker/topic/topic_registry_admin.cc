@@ -187,11 +187,15 @@ awaitable<result<void>> topic_registry::unload_topic(wire::topic_name name) {
 }
 
 awaitable<void> topic_registry::unload_namespace(std::string namespace_name) {
+  co_await unload_where([&](const wire::topic_name& name) { return name.namespace_name() == namespace_name; });
+}
+
+awaitable<void> topic_registry::unload_where(std::function<bool(const wire::topic_name&)> unload) {
   for (unsigned i = 0; i < _deps.shards.size(); ++i) {
-    co_await io::run_on(_deps.shards[i], [this, i, &namespace_name]() -> awaitable<void> {
+    co_await io::run_on(_deps.shards[i], [this, i, &unload]() -> awaitable<void> {
       auto& volatile_topics = _topics[i].non_persistent;
       for (auto it = volatile_topics.begin(); it != volatile_topics.end();) {
-        if (it->second->name().namespace_name() != namespace_name) {
+        if (!unload(it->second->name())) {
           ++it;
           continue;
         }
@@ -201,7 +205,7 @@ awaitable<void> topic_registry::unload_namespace(std::string namespace_name) {
       std::vector<std::shared_ptr<topic>> affected;
       auto& loaded = _topics[i].topics;
       for (auto it = loaded.begin(); it != loaded.end();) {
-        if (it->second->name().namespace_name() != namespace_name) {
+        if (!unload(it->second->name())) {
           ++it;
           continue;
         }

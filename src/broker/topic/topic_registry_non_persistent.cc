@@ -3,6 +3,7 @@
 // allows, and gone when unloaded.
 #include "base/log.h"
 #include "broker/api/errc.h"
+#include "broker/api/topic_ownership.h"
 #include "broker/namespace/namespace_resources.h"
 #include "broker/topic/non_persistent_topic.h"
 #include "broker/topic/topic_registry.h"
@@ -18,6 +19,9 @@ awaitable<result<std::shared_ptr<non_persistent_topic>>> topic_registry::get_non
   MAGNETAR_ASSERT(owner.is_current(), "get_non_persistent_topic({}) off its shard", name.full());
   auto& state = _topics[owner.id()];
   auto& loaded = state.non_persistent;
+  if (_deps.ownership != nullptr) {
+    MAGNETAR_CO_TRY(co_await _deps.ownership->check_owned(name));
+  }
   if (auto it = loaded.find(name.full()); it != loaded.end()) co_return it->second;
   if (state.stopping) co_return fail(errc::service_not_ready, fmt::format("the broker is stopping ({})", name.full()));
   if (!create) co_return fail(errc::topic_not_found, fmt::format("Topic {} does not exist", name.full()));

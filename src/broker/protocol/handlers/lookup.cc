@@ -1,4 +1,5 @@
 #include "broker/api/advertised_listeners.h"
+#include "broker/api/topic_ownership.h"
 #include "broker/protocol/broker_context.h"
 #include "broker/protocol/handlers/handler_support.h"
 #include "broker/protocol/handlers/handlers.h"
@@ -7,24 +8,64 @@
 
 namespace magnetar::broker::handlers {
 
-// This broker serves every topic (standalone): the answer is "connect here", at the
-// listener the client names (advertisedListeners), or at the broker's service URL.
-void lookup(connection& conn, const proto::CommandLookupTopic& command) {
+namespace {
+
+proto::BaseCommand lookup_reply(std::uint64_t request_id) {
   proto::BaseCommand reply;
   reply.set_type(proto::BaseCommand::LOOKUP_RESPONSE);
+  reply.mutable_lookuptopicresponse()->set_request_id(request_id);
+  return reply;
+}
+
+void set_failed(proto::CommandLookupTopicResponse& response, const error& e) {
+  response.set_response(proto::CommandLookupTopicResponse::Failed);
+  response.set_error(server_error_of(e));
+  response.set_message(message_of(e));
+}
+
+// In a cluster: the owner of the topic's bundle (Connect), or the broker that will
+// place it (Redirect, authoritative), as topic_ownership decides.
+void cluster_lookup(connection& conn, const proto::CommandLookupTopic& command, wire::topic_name name) {
+  start_request(conn, [command, name = std::move(name)](std::shared_ptr<connection> self) -> awaitable<void> {
+    auto reply = lookup_reply(command.request_id());
+    auto& response = *reply.mutable_lookuptopicresponse();
+    auto target = co_await self->broker().ownership()->lookup(name, command.authoritative());
+    if (!target) {
+      set_failed(response, target.error());
+    } else {
+      response.set_response(target.value().redirect ? proto::CommandLookupTopicResponse::Redirect
+                                                    : proto::CommandLookupTopicResponse::Connect);
+      response.set_brokerserviceurl(target.value().broker_url);
+      response.set_authoritative(target.value().authoritative);
+    }
+    self->send(wire::encode_command(reply));
+  });
+}
+
+}  // namespace
+
+// A standalone serves every topic: the answer is "connect here", at the listener the
+// client names (advertisedListeners), or at the broker's service URL. A cluster's
+// broker asks the bundle ownership.
+void lookup(connection& conn, const proto::CommandLookupTopic& command) {
+  auto reply = lookup_reply(command.request_id());
   auto& response = *reply.mutable_lookuptopicresponse();
-  response.set_request_id(command.request_id());
   auto name = wire::topic_name::parse(command.topic());
-  auto urls = lookup_urls_for(conn.broker().config().advertised_listeners, command.advertised_listener_name(),
-                              {.broker_url = conn.broker().service_url()});
   if (!command.has_topic() || !name) {
     response.set_response(proto::CommandLookupTopicResponse::Failed);
     response.set_error(proto::InvalidTopicName);
     response.set_message(name ? "LOOKUP without topic" : message_of(name.error()));
-  } else if (!urls) {
-    response.set_response(proto::CommandLookupTopicResponse::Failed);
-    response.set_error(server_error_of(urls.error()));
-    response.set_message(message_of(urls.error()));
+    conn.send(wire::encode_command(reply));
+    return;
+  }
+  if (conn.broker().ownership() != nullptr) {
+    cluster_lookup(conn, command, std::move(name).value());
+    return;
+  }
+  auto urls = lookup_urls_for(conn.broker().config().advertised_listeners, command.advertised_listener_name(),
+                              {.broker_url = conn.broker().service_url()});
+  if (!urls) {
+    set_failed(response, urls.error());
   } else {
     response.set_response(proto::CommandLookupTopicResponse::Connect);
     response.set_brokerserviceurl(urls.value().broker_url);

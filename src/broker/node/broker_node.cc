@@ -1,0 +1,121 @@
+#include "broker/node/broker_node.h"
+
+#include "broker/admin/admin_server.h"
+#include "broker/api/errc.h"
+#include "broker/broker_service.h"
+#include "broker/cluster/bundle_ownership.h"
+#include "broker/namespace/namespace_resources.h"
+#include "broker/standalone/broker_ledgers.h"
+#include "io/block_on.h"
+#include "io/blocking_pool.h"
+#include "io/shard.h"
+#include "meta/store_url.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+namespace magnetar::broker {
+
+result<std::string> bookies_of(const broker_config& config) {
+  if (!config.bookkeeper_metadata_service_uri.empty()) return config.bookkeeper_metadata_service_uri;
+  MAGNETAR_TRY(url, meta::parse_store_url(config.metadata_store_url));
+  if (url.backend != meta::store_url::kind::zookeeper) {
+    return fail(errc::invalid_request,
+                fmt::format("a cluster's broker keeps its metadata in ZooKeeper: metadataStoreUrl=zk:host:port "
+                            "(it is '{}')",
+                            config.metadata_store_url));
+  }
+  return fmt::format("metadata-store:zk:{}{}/ledgers", url.servers, url.chroot);
+}
+
+struct broker_node::parts {
+  explicit parts(unsigned shards) : shard_set(shards) {}
+  io::shard_set shard_set;
+  io::blocking_pool pool{4};
+  std::unique_ptr<meta::store> store;
+  std::unique_ptr<broker_ledgers> ledgers;
+  std::unique_ptr<namespace_resources> resources;
+  std::unique_ptr<cluster::bundle_ownership> ownership;
+  std::unique_ptr<broker_service> broker;
+  std::unique_ptr<admin::admin_server> admin;
+};
+
+broker_node::broker_node(broker_config config) : _config(std::move(config)) {}
+
+broker_node::~broker_node() { stop(); }
+
+result<void> broker_node::start() {
+  MAGNETAR_TRY(bookies, bookies_of(_config));
+  _config.bookkeeper_metadata_service_uri = bookies;
+  const unsigned shards = _config.num_io_threads == 0 ? io::shard_set::default_count() : _config.num_io_threads;
+  _parts = std::make_unique<parts>(shards);
+  auto& p = *_parts;
+  p.shard_set.start();
+  _started = true;
+
+  MAGNETAR_TRY(store, meta::make_store(_config.metadata_store_url,
+                                       {.pool = &p.pool,
+                                        .session_timeout = _config.metadata_store_session_timeout,
+                                        .operation_timeout = _config.metadata_store_operation_timeout}));
+  p.store = std::move(store);
+  MAGNETAR_TRY(io::block_on(p.shard_set[0], p.store->start()));
+  p.resources = std::make_unique<namespace_resources>(*p.store, _config.cluster_name);
+  MAGNETAR_TRY(cluster, io::block_on(p.shard_set[0], p.resources->get_cluster(_config.cluster_name)));
+  if (!cluster) {
+    return fail(errc::not_allowed, fmt::format("cluster '{}' is not in the metadata store: run magnetar "
+                                               "initialize-cluster-metadata --cluster {} first",
+                                               _config.cluster_name, _config.cluster_name));
+  }
+  MAGNETAR_TRY(ledgers, broker_ledgers::open(_config, *p.store, p.shard_set, p.pool));
+  p.ledgers = std::move(ledgers);
+
+  p.ownership = std::make_unique<cluster::bundle_ownership>(
+      *p.store, *p.resources, p.shard_set[0].executor(), _config.metadata_store_session_timeout,
+      [this]() -> awaitable<void> {
+        auto& q = *_parts;
+        co_await q.broker->topics().unload_where([&](const wire::topic_name& t) { return !q.ownership->owns(t); });
+      });
+  p.broker = std::make_unique<broker_service>(
+      _config,
+      broker_deps{*p.store, *p.resources, p.ledgers->client(), base::system_clock(), p.shard_set, p.ownership.get()});
+  MAGNETAR_TRY(p.broker->start());
+  p.admin = std::make_unique<admin::admin_server>(_config, *p.store, &p.broker->topics(), p.shard_set[0]);
+  p.admin->serve_lookups(p.broker->service_url(), p.ownership.get());
+  MAGNETAR_TRY(p.admin->start());
+  const cluster::broker_identity self{fmt::format("{}:{}", _config.advertised_address, web_port()),
+                                      p.broker->service_url(), web_service_url()};
+  MAGNETAR_TRY(io::block_on(p.shard_set[0], p.ownership->start(self)));
+  spdlog::info("broker {} ready in cluster {}: {} (admin {})", self.id, _config.cluster_name, self.broker_url,
+               self.http_url);
+  return success();
+}
+
+void broker_node::stop() {
+  if (!_started) return;
+  _started = false;
+  auto& p = *_parts;
+  // Bundles first, while everything else still runs: their topics close cleanly and
+  // their clients look up the broker that takes them next.
+  if (p.ownership && p.broker) io::block_on(p.shard_set[0], p.ownership->stop());
+  if (p.admin) io::block_on(p.shard_set[0], p.admin->stop());
+  p.admin.reset();
+  if (p.broker) p.broker->stop();
+  p.broker.reset();
+  p.ownership.reset();
+  p.resources.reset();
+  if (p.ledgers) p.ledgers->stop();
+  p.ledgers.reset();
+  if (p.store) io::block_on(p.shard_set[0], p.store->stop());
+  p.store.reset();
+  p.shard_set.stop();
+  _parts.reset();
+}
+
+std::uint16_t broker_node::broker_port() const { return _parts && _parts->broker ? _parts->broker->port() : 0; }
+std::uint16_t broker_node::web_port() const { return _parts && _parts->admin ? _parts->admin->port() : 0; }
+std::string broker_node::web_service_url() const {
+  return fmt::format("http://{}:{}", _config.advertised_address, web_port());
+}
+std::string broker_node::service_url() const { return _parts && _parts->broker ? _parts->broker->service_url() : ""; }
+
+}  // namespace magnetar::broker
