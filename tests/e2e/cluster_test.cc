@@ -75,9 +75,9 @@ class cluster : public ::testing::Test {
     return fmt::format("{},{}", brokers[0]->service_url(),
                        brokers[1]->service_url().substr(std::string("pulsar://").size()));
   }
-  // The index of the broker that owns `topic`, by the lookup any client makes.
-  int owner_of(const std::string& topic) {
-    auto answer = get(0, "/lookup/v2/topic/persistent/public/default/" + topic);
+  // The index of the broker that owns `topic`, by the lookup any client makes (asked of `asked`).
+  int owner_of(const std::string& topic, int asked = 0) {
+    auto answer = get(asked, "/lookup/v2/topic/persistent/public/default/" + topic);
     const auto url = answer.value("brokerUrl", "");
     return url == brokers[0]->service_url() ? 0 : url == brokers[1]->service_url() ? 1 : -1;
   }
@@ -138,6 +138,27 @@ TEST_F(cluster, a_graceful_stop_of_the_owner_hands_its_topics_over_at_once) {
   EXPECT_EQ(receipted.size(), 2000u) << "the producer moved to the other broker";
   int survivor = brokers[0]->running() ? 0 : 1;
   EXPECT_EQ(consume_from_start(brokers[survivor]->service_url(), topic, receipted.size()), receipted);
+}
+
+// The owner hangs (SIGSTOP) past its 6 s session: the other broker takes the bundle,
+// fencing the hung owner's ledger. Woken up, the old owner has lost the bundle: it
+// serves the topic no more, and every receipted message is there once.
+TEST_F(cluster, an_owner_that_lost_its_session_serves_its_topics_no_more) {
+  const auto topic = "persistent://public/default/owner-paused";
+  auto before = produce_numbered(both(), topic, 300);
+  ASSERT_EQ(before.size(), 300u);
+  const int owner = owner_of("owner-paused");
+  ASSERT_GE(owner, 0);
+  brokers[owner]->pause();
+  auto after = produce_numbered(brokers[1 - owner]->service_url(), topic, 300);
+  EXPECT_EQ(after.size(), 300u);
+  EXPECT_EQ(owner_of("owner-paused", 1 - owner), 1 - owner);
+  brokers[owner]->resume();
+  // Woken, the old owner sends lookups to the survivor.
+  EXPECT_EQ(owner_of("owner-paused", owner), 1 - owner);
+  std::vector<std::string> expected = before;
+  expected.insert(expected.end(), after.begin(), after.end());
+  EXPECT_EQ(consume_from_start(brokers[owner]->service_url(), topic, 600), expected);
 }
 
 }  // namespace

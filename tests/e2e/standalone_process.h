@@ -106,6 +106,10 @@ class standalone_process {
     _pid = -1;
   }
 
+  // SIGSTOP / SIGCONT: a broker that hangs (its ZooKeeper session expires meanwhile).
+  void pause() { ::kill(_pid, SIGSTOP); }
+  void resume() { ::kill(_pid, SIGCONT); }
+
   const std::string& service_url() const { return _service_url; }
   std::string log_path() const { return (_directory / (_subcommand + ".log")).string(); }
   bool running() const { return _pid > 0; }
