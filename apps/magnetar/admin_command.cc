@@ -31,6 +31,8 @@ struct admin_args {
   std::vector<std::string> admin_roles;
   std::vector<std::string> allowed_clusters;
   std::vector<std::uint64_t> segments;  // scalable-topics merge
+  std::string bundle;                   // namespaces unload / split-bundle: "0x..._0x..."
+  bool unload = false;                  // namespaces split-bundle
 };
 
 struct admin_command::state {
@@ -78,7 +80,7 @@ std::string reason_of(const http::reply& reply) {
 // A failure names the server as the user knows it: "cannot connect to the admin API at ...".
 result<http::reply> admin_call(const http::url& url, std::string_view method, const std::string& path,
                                std::string_view body = {}) {
-  return http::call(url, method, path, body, {.server_name = "the admin API"});
+  return http::call(url, method, path, body, {.server_name = "the admin API", .max_redirects = 5});
 }
 
 int request(const http::url& url, std::string_view method, const std::string& path, output kind,
@@ -250,13 +252,35 @@ void add_clusters(admin_command::state& s, CLI::App& admin) {
        [](const http::url& url, const admin_args&) { return request(url, "GET", "/admin/v2/clusters", output::list); });
 }
 
+void add_brokers(admin_command::state& s, CLI::App& admin) {
+  auto& a = s.args;
+  auto* group = admin.add_subcommand("brokers", "A cluster's brokers: list them, its leader, a health check");
+  group->fallthrough();
+  auto* list = verb(s, *group, "list", "List the active brokers of a cluster",
+                    checked([](const http::url& url, const admin_args& args) -> result<int> {
+                      MAGNETAR_TRY(cluster, tenant_name(args.target));
+                      return request(url, "GET", "/admin/v2/brokers/" + cluster, output::list);
+                    }));
+  add_target(list, a, "cluster", "Cluster name");
+  verb(s, *group, "leader-broker", "Show the broker that leads the cluster (runs its load shedding)",
+       [](const http::url& url, const admin_args&) {
+         return request(url, "GET", "/admin/v2/brokers/leaderBroker", output::json);
+       })
+      ->alias("leader");
+  verb(s, *group, "healthcheck", "Check that the broker serves topics and holds its metadata session",
+       [](const http::url& url, const admin_args&) {
+         return request(url, "GET", "/admin/v2/brokers/health", output::json);
+       });
+}
+
 void add_bookies(admin_command::state& s, CLI::App& admin) {
   auto* group = admin.add_subcommand("bookies", "List bookies and the ledgers auto-recovery is copying");
   group->fallthrough();
   verb(s, *group, "list-bookies", "List the registered bookies (writable and read-only)",
        [](const http::url& url, const admin_args&) {
          return request(url, "GET", "/admin/v2/bookies/all", output::json);
-       });
+       })
+      ->alias("list");
   verb(s, *group, "list-underreplicated", "List the ledgers that lack replicas, with the bookies they lost",
        [](const http::url& url, const admin_args&) {
          return request(url, "GET", "/admin/v2/bookies/underreplicated", output::json);
@@ -309,6 +333,30 @@ void add_namespaces(admin_command::state& s, CLI::App& admin) {
   namespace_verb("create", "Create a namespace", "PUT", output::none, false);
   namespace_verb("delete", "Delete a namespace", "DELETE", output::none, true);
   namespace_verb("policies", "Show a namespace's policies", "GET", output::json, false);
+  namespace_verb("bundles", "Show a namespace's bundles (their boundaries)", "GET", output::json, false);
+
+  auto* unload = verb(s, *group, "unload",
+                      "Unload a namespace's bundles (or one): their topics move to the "
+                      "broker the next lookup picks",
+                      checked([](const http::url& url, const admin_args& args) -> result<int> {
+                        MAGNETAR_TRY(ns, namespace_name(args.target));
+                        const auto bundle = args.bundle.empty() ? std::string() : "/" + args.bundle;
+                        return request(url, "PUT", "/admin/v2/namespaces/" + ns + bundle + "/unload", output::none);
+                      }));
+  add_target(unload, a, "namespace", "Namespace: tenant/namespace");
+  unload->add_option("-b,--bundle", a.bundle, "One bundle: {start}_{end}, as `namespaces bundles` lists them");
+
+  auto* split = verb(s, *group, "split-bundle", "Split a bundle into its two halves",
+                     checked([](const http::url& url, const admin_args& args) -> result<int> {
+                       MAGNETAR_TRY(ns, namespace_name(args.target));
+                       return request(url, "PUT",
+                                      fmt::format("/admin/v2/namespaces/{}/{}/split?unload={}", ns,
+                                                  http::encode_path_segment(args.bundle), args.unload),
+                                      output::none);
+                     }));
+  add_target(split, a, "namespace", "Namespace: tenant/namespace");
+  split->add_option("-b,--bundle", a.bundle, "The bundle: {start}_{end}")->required();
+  split->add_flag("-u,--unload", a.unload, "Unload the two halves once split");
 }
 
 // A topics verb: `make` builds the method, path suffix, body and output from the
@@ -372,6 +420,27 @@ void add_topics(admin_command::state& s, CLI::App& admin) {
              })
       ->add_flag("-f,--force", a.force, "Delete even with producers or consumers connected");
   topic_verb(s, *group, "stats", "Show a topic's stats", fixed(r{"GET", "/stats", output::json, ""}));
+  topic_verb(s, *group, "unload", "Unload a topic: it moves to the broker the next lookup picks",
+             fixed(r{"PUT", "/unload", output::none, ""}));
+  auto* lookup = verb(s, *group, "lookup", "Show the broker that serves a topic",
+                      checked([](const http::url& url, const admin_args& args) -> result<int> {
+                        MAGNETAR_TRY(topic, wire::topic_name::parse(args.target));
+                        auto reply = admin_call(
+                            url, "GET",
+                            fmt::format("/lookup/v2/topic/{}/{}/{}/{}", topic.domain(), topic.tenant(),
+                                        topic.namespace_part(), http::encode_path_segment(topic.local_name())));
+                        if (!reply) return fail_with(reply.error().detail());
+                        if (reply.value().status != 200) {
+                          return fail_with(fmt::format("{} (HTTP {})", reason_of(reply.value()), reply.value().status));
+                        }
+                        const json answer = json::parse(reply.value().body, nullptr, false);
+                        if (!answer.is_object() || !answer.contains("brokerUrl")) {
+                          return fail_with("the lookup's answer has no brokerUrl: " + reply.value().body);
+                        }
+                        fmt::print("{}\n", answer["brokerUrl"].get<std::string>());
+                        return EXIT_SUCCESS;
+                      }));
+  add_target(lookup, a, "topic", topic_help);
   topic_verb(s, *group, "partitioned-stats", "Show a partitioned topic's stats",
              fixed(r{"GET", "/partitioned-stats", output::json, ""}));
   topic_verb(s, *group, "stats-internal", "Show a topic's internal (managed ledger) stats",
@@ -481,6 +550,7 @@ admin_command::admin_command(CLI::App& app) : _state(std::make_unique<state>()) 
       ->default_val("http://localhost:8080")
       ->envname("MAGNETAR_ADMIN_URL");
   add_clusters(*_state, *_command);
+  add_brokers(*_state, *_command);
   add_bookies(*_state, *_command);
   add_tenants(*_state, *_command);
   add_namespaces(*_state, *_command);

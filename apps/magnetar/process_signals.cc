@@ -14,6 +14,9 @@ bool log_to_file(const std::string& path, const std::string& who) {
     auto file = spdlog::basic_logger_mt("magnetar-file", path);
     file->set_level(spdlog::default_logger()->level());
     spdlog::set_default_logger(file);
+    // Warnings are written at once (base/log.cc); the rest within a second, so that a
+    // user tailing the file, or a test reading it, sees what happened.
+    spdlog::flush_every(std::chrono::seconds(1));
     return true;
   } catch (const spdlog::spdlog_ex& e) {
     fmt::print(stderr, "{}: --log-file {}: {}\n", who, path, e.what());

@@ -17,6 +17,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <system_error>
 #include <thread>
 
@@ -87,9 +88,11 @@ std::optional<std::string_view> reply::header(std::string_view name) const {
   return std::nullopt;
 }
 
-result<reply> call(const url& where, std::string_view method, std::string_view target, std::string_view body,
-                   const call_options& options) {
-  const auto deadline = steady::now() + options.timeout;
+namespace {
+
+// One exchange, no redirects followed.
+result<reply> call_once(const url& where, std::string_view method, std::string_view target, std::string_view body,
+                        const call_options& options, steady::time_point deadline) {
   const std::string full_target = where.prefix + std::string(target);
   boost::system::error_code ec;
   const auto failed = [&](std::string_view stage) {
@@ -161,6 +164,34 @@ result<reply> call(const url& where, std::string_view method, std::string_view t
   boost::system::error_code ignored;
   stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
   return out;
+}
+
+bool is_redirect(int status) { return status == 301 || status == 302 || status == 307 || status == 308; }
+
+// "http://host:port/path?q" -> the server and "/path?q"; nullopt for anything else.
+std::optional<std::pair<url, std::string>> split_location(std::string_view location) {
+  constexpr std::string_view scheme = "http://";
+  if (!location.starts_with(scheme)) return std::nullopt;
+  const auto path = location.find('/', scheme.size());
+  auto server = url::parse(location.substr(0, path));
+  if (!server) return std::nullopt;
+  return std::pair{std::move(server).value(),
+                   path == std::string_view::npos ? std::string("/") : std::string(location.substr(path))};
+}
+
+}  // namespace
+
+result<reply> call(const url& where, std::string_view method, std::string_view target, std::string_view body,
+                   const call_options& options) {
+  const auto deadline = steady::now() + options.timeout;
+  auto answer = call_once(where, method, target, body, options, deadline);
+  for (int followed = 0; followed < options.max_redirects && answer && is_redirect(answer.value().status); ++followed) {
+    const auto location = answer.value().header("Location");
+    auto next = location ? split_location(*location) : std::nullopt;
+    if (!next) break;
+    answer = call_once(next->first, method, next->second, body, options, deadline);
+  }
+  return answer;
 }
 
 }  // namespace magnetar::http

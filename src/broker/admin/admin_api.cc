@@ -25,6 +25,18 @@ std::string namespace_from(const incoming_request& request) {
   return request.param("tenant") + "/" + request.param("namespace");
 }
 
+// Pulsar validates names before anything else and answers 412.
+std::optional<http_response> invalid_names(const incoming_request& request) {
+  for (const char* part : {"tenant", "namespace"}) {
+    auto it = request.params.find(part);
+    if (it != request.params.end() && !wire::is_valid_name_part(it->second)) {
+      return error_response(412, fmt::format("{} name is not valid: '{}'",
+                                             std::string(part) == "tenant" ? "Tenant" : "Namespace", it->second));
+    }
+  }
+  return std::nullopt;
+}
+
 http_response not_ready() { return error_response(503, "The broker's topic service is not ready"); }
 
 }  // namespace detail
@@ -35,6 +47,13 @@ void admin_api::register_routes(router& routes) {
   using member = awaitable<http_response> (admin_api::*)(incoming_request);
   auto add = [&](const char* method, std::string_view pattern, member fn) {
     routes.add(method, pattern, [this, fn](incoming_request r) { return (this->*fn)(std::move(r)); });
+  };
+  // A topic's own call: in a cluster, its owner serves it (a 307 from anyone else).
+  auto owned = [&](const char* method, std::string_view pattern, member fn) {
+    routes.add(method, pattern, [this, fn](incoming_request r) -> awaitable<http_response> {
+      if (auto moved = co_await redirect_to_owner(r)) co_return std::move(*moved);
+      co_return co_await (this->*fn)(std::move(r));
+    });
   };
   auto policy = [&](std::string_view pattern, std::vector<std::string> field,
                     std::function<result<json>(const json&)> check, bool removable) {
@@ -52,6 +71,8 @@ void admin_api::register_routes(router& routes) {
   add("GET", "/admin/v2/bookies/underreplicated", &admin_api::list_underreplicated);
   add("GET", "/admin/v2/clusters/{cluster}", &admin_api::get_cluster);
   add("GET", "/admin/v2/brokers/{cluster}", &admin_api::list_brokers);
+  add("GET", "/admin/v2/brokers/leaderBroker", &admin_api::leader_broker);
+  add("GET", "/admin/v2/brokers/health", &admin_api::health_check);
 
   add("GET", "/admin/v2/tenants", &admin_api::list_tenants);
   add("GET", "/admin/v2/tenants/{tenant}", &admin_api::get_tenant);
@@ -65,7 +86,9 @@ void admin_api::register_routes(router& routes) {
   add("DELETE", "/admin/v2/namespaces/{tenant}/{namespace}", &admin_api::delete_namespace);
   add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/topics", &admin_api::list_namespace_topics);
   add("PUT", "/admin/v2/namespaces/{tenant}/{namespace}/unload", &admin_api::unload_namespace);
-  add("PUT", "/admin/v2/namespaces/{tenant}/{namespace}/{bundle}/unload", &admin_api::unload_namespace);
+  add("PUT", "/admin/v2/namespaces/{tenant}/{namespace}/{bundle}/unload", &admin_api::unload_bundle);
+  add("PUT", "/admin/v2/namespaces/{tenant}/{namespace}/{bundle}/split", &admin_api::split_bundle);
+  add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/bundles", &admin_api::namespace_bundles);
   add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/retention", &admin_api::get_retention);
   add("POST", "/admin/v2/namespaces/{tenant}/{namespace}/retention", &admin_api::set_retention);
   add("DELETE", "/admin/v2/namespaces/{tenant}/{namespace}/retention", &admin_api::remove_retention);
@@ -114,33 +137,33 @@ void admin_api::register_routes(router& routes) {
   const std::string topic = "/admin/v2/persistent/{tenant}/{namespace}/{topic}";
   add("GET", "/admin/v2/persistent/{tenant}/{namespace}", &admin_api::list_topics);
   add("GET", "/admin/v2/persistent/{tenant}/{namespace}/partitioned", &admin_api::list_partitioned);
-  add("PUT", topic, &admin_api::create_topic);
-  add("DELETE", topic, &admin_api::delete_topic);
+  owned("PUT", topic, &admin_api::create_topic);
+  owned("DELETE", topic, &admin_api::delete_topic);
   add("PUT", topic + "/partitions", &admin_api::create_partitioned);
   add("POST", topic + "/partitions", &admin_api::update_partitioned);
   add("GET", topic + "/partitions", &admin_api::get_partitions);
   add("DELETE", topic + "/partitions", &admin_api::delete_partitioned);
-  add("GET", topic + "/stats", &admin_api::stats);
+  owned("GET", topic + "/stats", &admin_api::stats);
   add("GET", topic + "/partitioned-stats", &admin_api::partitioned_stats);
-  add("GET", topic + "/internalStats", &admin_api::internal_stats);
-  add("POST", topic + "/terminate", &admin_api::terminate);
-  add("PUT", topic + "/unload", &admin_api::unload_topic);
+  owned("GET", topic + "/internalStats", &admin_api::internal_stats);
+  owned("POST", topic + "/terminate", &admin_api::terminate);
+  owned("PUT", topic + "/unload", &admin_api::unload_topic);
   // Non-persistent topics: nothing stored, so what applies is their partitions, stats and unload.
   const std::string volatile_topic = "/admin/v2/non-persistent/{tenant}/{namespace}/{topic}";
   add("PUT", volatile_topic + "/partitions", &admin_api::create_partitioned);
   add("POST", volatile_topic + "/partitions", &admin_api::update_partitioned);
   add("GET", volatile_topic + "/partitions", &admin_api::get_partitions);
   add("DELETE", volatile_topic + "/partitions", &admin_api::delete_partitioned);
-  add("GET", volatile_topic + "/stats", &admin_api::stats);
+  owned("GET", volatile_topic + "/stats", &admin_api::stats);
   add("GET", volatile_topic + "/partitioned-stats", &admin_api::partitioned_stats);
-  add("PUT", volatile_topic + "/unload", &admin_api::unload_topic);
-  add("GET", topic + "/subscriptions", &admin_api::list_subscriptions);
-  add("PUT", topic + "/subscription/{subscription}", &admin_api::create_subscription);
-  add("DELETE", topic + "/subscription/{subscription}", &admin_api::delete_subscription);
-  add("POST", topic + "/subscription/{subscription}/resetcursor/{timestamp}", &admin_api::reset_cursor_to_time);
-  add("POST", topic + "/subscription/{subscription}/resetcursor", &admin_api::reset_cursor);
-  add("POST", topic + "/subscription/{subscription}/skip/{count}", &admin_api::skip);
-  add("POST", topic + "/subscription/{subscription}/skip_all", &admin_api::skip_all);
+  owned("PUT", volatile_topic + "/unload", &admin_api::unload_topic);
+  owned("GET", topic + "/subscriptions", &admin_api::list_subscriptions);
+  owned("PUT", topic + "/subscription/{subscription}", &admin_api::create_subscription);
+  owned("DELETE", topic + "/subscription/{subscription}", &admin_api::delete_subscription);
+  owned("POST", topic + "/subscription/{subscription}/resetcursor/{timestamp}", &admin_api::reset_cursor_to_time);
+  owned("POST", topic + "/subscription/{subscription}/resetcursor", &admin_api::reset_cursor);
+  owned("POST", topic + "/subscription/{subscription}/skip/{count}", &admin_api::skip);
+  owned("POST", topic + "/subscription/{subscription}/skip_all", &admin_api::skip_all);
 
   const std::string scalable = "/admin/v2/scalable/{tenant}/{namespace}";
   add("GET", scalable, &admin_api::list_scalable);

@@ -7,6 +7,7 @@
 //   admin_api_topics.cc      persistent topics, partitioned topics, stats, subscriptions
 //   admin_api_scalable.cc    scalable topics (topic://): create, layout, split, merge
 //   admin_api_lookup.cc      /lookup/v2: where a topic is served, for HTTP service URLs
+//   admin_api_cluster.cc     a cluster's leader, health, bundles, and the 307 to a topic's owner
 //   admin_api.cc             route table, shared helpers, /metrics
 //
 // Operations on a partitioned topic's subscriptions apply to every partition, as in
@@ -18,6 +19,7 @@
 #include "broker/admin/http_types.h"
 #include "broker/admin/router.h"
 #include "broker/api/advertised_listeners.h"
+#include "broker/api/cluster_admin.h"
 #include "broker/api/topic_admin.h"
 #include "broker/api/topic_ownership.h"
 #include "broker/namespace/namespace_resources.h"
@@ -25,6 +27,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +42,8 @@ struct service_urls {
   bool allow_auto_topic_creation = true;
   // In a cluster: the owner of a topic's bundle answers, or a redirect (null: this broker).
   topic_ownership* ownership = nullptr;
+  // In a cluster: bundles, the leader, health (null: a standalone).
+  cluster_admin* cluster = nullptr;
 };
 
 class admin_api {
@@ -117,6 +122,17 @@ class admin_api {
   awaitable<http_response> list_bookies(incoming_request request);
   awaitable<http_response> list_underreplicated(incoming_request request);
 
+  // admin_api_cluster.cc
+  awaitable<http_response> leader_broker(incoming_request request);
+  awaitable<http_response> health_check(incoming_request request);
+  awaitable<http_response> namespace_bundles(incoming_request request);
+  awaitable<http_response> unload_bundle(incoming_request request);
+  awaitable<http_response> split_bundle(incoming_request request);
+  // In a cluster, a topic's admin call is served by its owner: a 307 there (nullopt
+  // here, a standalone, or a partitioned topic's base name, whose partitions each have
+  // their own owner).
+  awaitable<std::optional<http_response>> redirect_to_owner(const incoming_request& request);
+
   // admin_api_lookup.cc
   awaitable<http_response> lookup_topic(incoming_request request);
 
@@ -143,6 +159,8 @@ result<wire::topic_name> topic_from(const incoming_request& request);
 // "{tenant}/{namespace}" from the path.
 std::string namespace_from(const incoming_request& request);
 http_response not_ready();
+// The 412 Pulsar answers first for a bad {tenant} or {namespace} in the path.
+std::optional<http_response> invalid_names(const incoming_request& request);
 }  // namespace detail
 
 }  // namespace magnetar::broker::admin

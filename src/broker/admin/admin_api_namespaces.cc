@@ -20,18 +20,6 @@ result<json> body_json(const incoming_request& request) {
   return parse_json(request.body);
 }
 
-// Pulsar validates names before anything else and answers 412.
-std::optional<http_response> invalid_names(const incoming_request& request) {
-  for (const char* part : {"tenant", "namespace"}) {
-    auto it = request.params.find(part);
-    if (it != request.params.end() && !wire::is_valid_name_part(it->second)) {
-      return error_response(412, fmt::format("{} name is not valid: '{}'",
-                                             std::string(part) == "tenant" ? "Tenant" : "Namespace", it->second));
-    }
-  }
-  return std::nullopt;
-}
-
 // The field path of a policy route with its placeholders filled: "{param}" from the
 // path, "?name" from the query (the backlog quota's type defaults to destination_storage).
 std::vector<std::string> resolve_field(const incoming_request& request, const std::vector<std::string>& field) {
@@ -70,14 +58,14 @@ awaitable<http_response> admin_api::list_tenants(incoming_request) {
 }
 
 awaitable<http_response> admin_api::get_tenant(incoming_request request) {
-  if (auto bad = invalid_names(request)) co_return *bad;
+  if (auto bad = detail::invalid_names(request)) co_return *bad;
   auto info = co_await _resources.get_tenant(request.param("tenant"));
   if (!info) co_return error_to_response(info.error());
   co_return json_ok(to_json(info.value()));
 }
 
 awaitable<http_response> admin_api::create_tenant(incoming_request request) {
-  if (auto bad = invalid_names(request)) co_return *bad;
+  if (auto bad = detail::invalid_names(request)) co_return *bad;
   auto body = body_json(request);
   if (!body) co_return error_to_response(body.error());
   auto info = tenant_info_from_json(body.value());
@@ -91,7 +79,7 @@ awaitable<http_response> admin_api::create_tenant(incoming_request request) {
 }
 
 awaitable<http_response> admin_api::update_tenant(incoming_request request) {
-  if (auto bad = invalid_names(request)) co_return *bad;
+  if (auto bad = detail::invalid_names(request)) co_return *bad;
   auto body = body_json(request);
   if (!body) co_return error_to_response(body.error());
   auto info = tenant_info_from_json(body.value());
@@ -102,28 +90,28 @@ awaitable<http_response> admin_api::update_tenant(incoming_request request) {
 }
 
 awaitable<http_response> admin_api::delete_tenant(incoming_request request) {
-  if (auto bad = invalid_names(request)) co_return *bad;
+  if (auto bad = detail::invalid_names(request)) co_return *bad;
   auto deleted = co_await _resources.delete_tenant(request.param("tenant"));
   if (!deleted) co_return error_to_response(deleted.error());
   co_return no_content();
 }
 
 awaitable<http_response> admin_api::list_namespaces(incoming_request request) {
-  if (auto bad = invalid_names(request)) co_return *bad;
+  if (auto bad = detail::invalid_names(request)) co_return *bad;
   auto names = co_await _resources.list_namespaces(request.param("tenant"));
   if (!names) co_return error_to_response(names.error());
   co_return json_ok(names.value());
 }
 
 awaitable<http_response> admin_api::get_policies(incoming_request request) {
-  if (auto bad = invalid_names(request)) co_return *bad;
+  if (auto bad = detail::invalid_names(request)) co_return *bad;
   auto policies = co_await _resources.get_policies(detail::namespace_from(request));
   if (!policies) co_return error_to_response(policies.error());
   co_return json_ok(policies.value());
 }
 
 awaitable<http_response> admin_api::create_namespace(incoming_request request) {
-  if (auto bad = invalid_names(request)) co_return *bad;
+  if (auto bad = detail::invalid_names(request)) co_return *bad;
   auto body = body_json(request);
   if (!body) co_return error_to_response(body.error());
   auto policies = std::move(body).value();
@@ -149,7 +137,7 @@ awaitable<http_response> admin_api::create_namespace(incoming_request request) {
 }
 
 awaitable<http_response> admin_api::delete_namespace(incoming_request request) {
-  if (auto bad = invalid_names(request)) co_return *bad;
+  if (auto bad = detail::invalid_names(request)) co_return *bad;
   auto deleted = co_await _resources.delete_namespace(detail::namespace_from(request));
   if (!deleted) co_return error_to_response(deleted.error());
   co_return no_content();
@@ -178,7 +166,7 @@ awaitable<http_response> admin_api::list_namespace_topics(incoming_request reque
 }
 
 awaitable<http_response> admin_api::get_retention(incoming_request request) {
-  if (auto bad = invalid_names(request)) co_return *bad;
+  if (auto bad = detail::invalid_names(request)) co_return *bad;
   auto retention = co_await _resources.get_retention(detail::namespace_from(request));
   if (!retention) co_return error_to_response(retention.error());
   if (!retention.value()) co_return no_content();
@@ -186,7 +174,7 @@ awaitable<http_response> admin_api::get_retention(incoming_request request) {
 }
 
 awaitable<http_response> admin_api::set_retention(incoming_request request) {
-  if (auto bad = invalid_names(request)) co_return *bad;
+  if (auto bad = detail::invalid_names(request)) co_return *bad;
   auto body = parse_json(request.body);
   if (!body) co_return error_to_response(body.error());
   auto retention = retention_from_json(body.value());
@@ -200,11 +188,24 @@ awaitable<http_response> admin_api::set_retention(incoming_request request) {
 // The namespace's topics on this broker (the standalone owns its one bundle, so a bundle's
 // unload is the namespace's).
 awaitable<http_response> admin_api::unload_namespace(incoming_request request) {
-  if (auto bad = invalid_names(request)) co_return *bad;
+  if (auto bad = detail::invalid_names(request)) co_return *bad;
   const auto ns = detail::namespace_from(request);
   auto exists = co_await _resources.namespace_exists(ns);
   if (!exists) co_return error_to_response(exists.error());
   if (!exists.value()) co_return error_response(404, "Namespace does not exist");
+  if (_urls.cluster != nullptr) {
+    // Each bundle by its owner, wherever that is (upstream's broker does the same).
+    auto bundles = co_await _urls.cluster->bundles(ns);
+    if (!bundles) co_return error_to_response(bundles.error());
+    const auto& boundaries = bundles.value()["boundaries"];
+    for (std::size_t i = 0; i + 1 < boundaries.size(); ++i) {
+      const auto bundle = fmt::format("{}_{}", boundaries[i].get<std::string>(), boundaries[i + 1].get<std::string>());
+      if (auto unloaded = co_await _urls.cluster->unload_bundle(ns, bundle); !unloaded) {
+        co_return error_to_response(unloaded.error());
+      }
+    }
+    co_return no_content();
+  }
   if (_topics == nullptr) co_return detail::not_ready();
   co_await _topics->unload_namespace(ns);
   co_return no_content();
@@ -216,7 +217,7 @@ awaitable<http_response> admin_api::remove_retention(incoming_request request) {
 }
 
 awaitable<http_response> admin_api::get_policy(incoming_request request, std::vector<std::string> field_path) {
-  if (auto bad = invalid_names(request)) co_return *bad;
+  if (auto bad = detail::invalid_names(request)) co_return *bad;
   auto policies = co_await _resources.get_policies(detail::namespace_from(request));
   if (!policies) co_return error_to_response(policies.error());
   const json* at = &policies.value();
@@ -230,7 +231,7 @@ awaitable<http_response> admin_api::get_policy(incoming_request request, std::ve
 
 awaitable<http_response> admin_api::set_policy(incoming_request request, std::vector<std::string> field_path,
                                                std::function<result<json>(const json&)> check) {
-  if (auto bad = invalid_names(request)) co_return *bad;
+  if (auto bad = detail::invalid_names(request)) co_return *bad;
   auto body = parse_json(request.body);
   if (!body) co_return error_to_response(body.error());
   auto valid = check(body.value());
@@ -253,7 +254,7 @@ awaitable<http_response> admin_api::set_policy(incoming_request request, std::ve
 }
 
 awaitable<http_response> admin_api::remove_policy(incoming_request request, std::vector<std::string> field_path) {
-  if (auto bad = invalid_names(request)) co_return *bad;
+  if (auto bad = detail::invalid_names(request)) co_return *bad;
   auto field = resolve_field(request, field_path);
   std::function<result<void>(json&)> change = [&field](json& policies) -> result<void> {
     json* at = &policies;

@@ -28,7 +28,8 @@ result<void> admin_server::start() {
                          .advertised_address = _config.advertised_address,
                          .listeners = _config.advertised_listeners,
                          .allow_auto_topic_creation = _config.allow_auto_topic_creation,
-                         .ownership = _ownership});
+                         .ownership = _ownership,
+                         .cluster = _cluster});
   MAGNETAR_TRY(_server->start());
   _api.set_web_port(port());
   return success();

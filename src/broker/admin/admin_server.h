@@ -49,9 +49,12 @@ class admin_server {
   // Lookups over HTTP (/lookup/v2) answer this broker's URLs: `broker_service_url` and
   // the server's own http:// URL, or an advertised listener's. Call before start();
   // without it lookups answer 503.
-  void serve_lookups(std::string broker_service_url, topic_ownership* ownership = nullptr) {
+  // In a cluster, `ownership` and `cluster` answer for the topics and bundles.
+  void serve_lookups(std::string broker_service_url, topic_ownership* ownership = nullptr,
+                     cluster_admin* cluster = nullptr) {
     _broker_service_url = std::move(broker_service_url);
     _ownership = ownership;
+    _cluster = cluster;
   }
   // Binds and starts serving; fails when the port is taken.
   result<void> start();
@@ -66,6 +69,7 @@ class admin_server {
   const broker_config& _config;
   std::string _broker_service_url;
   topic_ownership* _ownership = nullptr;
+  cluster_admin* _cluster = nullptr;
   namespace_resources _resources;
   admin_api _api;
   router _router;

@@ -125,6 +125,17 @@ struct broker_config {
   // a change to its topics at once.
   std::chrono::milliseconds namespace_policies_refresh_interval = std::chrono::seconds(5);
 
+  // A cluster's load balancing (broker/cluster/load_manager.h): each broker reports its
+  // load every report interval; the leader sheds a bundle off a broker whose message
+  // rate stays above the brokers' mean by more than the threshold.
+  bool load_balancer_enabled = true;                                  // loadBalancerEnabled
+  bool load_balancer_shedding_enabled = true;                         // loadBalancerSheddingEnabled
+  std::chrono::milliseconds load_balancer_report_interval{5000};      // loadBalancerReportUpdateMinIntervalMillis
+  std::chrono::milliseconds load_balancer_shedding_interval{60'000};  // loadBalancerSheddingIntervalMinutes
+  std::chrono::milliseconds load_balancer_shedding_grace_period{30 * 60'000};  // ...SheddingGracePeriodMinutes
+  double load_balancer_threshold_percentage = 10;  // loadBalancerBrokerThresholdShedderPercentage
+  double load_balancer_history_percentage = 0.9;   // loadBalancerHistoryResourcePercentage
+
   // Standalone only: where the bookie's journal, entry logs and the metadata live
   // (magnetar's own key: dataDir), and whether the journal syncs (journalSyncData).
   std::string data_dir = "data/standalone";

@@ -53,6 +53,16 @@ result<std::int64_t> parse_integer(std::string_view value, std::int64_t min, std
   return number;
 }
 
+result<double> parse_fraction(std::string_view value, double min, double max) {
+  double number = 0;
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
+  if (ec != std::errc() || value.empty() || end != value.data() + value.size()) {
+    return bad_value(fmt::format("'{}' is not a number", value));
+  }
+  if (number < min || number > max) return bad_value(fmt::format("'{}' is out of range ({}..{})", value, min, max));
+  return number;
+}
+
 template <class T>
 constexpr bool is_duration = requires {
   typename T::rep;
@@ -132,6 +142,22 @@ result<void> set_duration(broker_config& config, std::string_view value) {
   using field = std::remove_cvref_t<decltype(config.*Member)>;
   MAGNETAR_TRY(number, parse_integer(value, Min, Max));
   config.*Member = std::chrono::duration_cast<field>(Unit(number));
+  return success();
+}
+
+// A duration in minutes that may have a fraction (upstream's keys are whole minutes;
+// "0.05" lets a test shed every 3 s).
+template <auto Member>
+result<void> set_minutes(broker_config& config, std::string_view value) {
+  MAGNETAR_TRY(minutes, parse_fraction(value, 0, 1e6));
+  config.*Member = std::chrono::milliseconds(static_cast<std::int64_t>(minutes * 60'000));
+  return success();
+}
+
+template <auto Member, int Min, int Max>
+result<void> set_fraction(broker_config& config, std::string_view value) {
+  MAGNETAR_TRY(number, parse_fraction(value, Min, Max));
+  config.*Member = number;
   return success();
 }
 
@@ -254,6 +280,14 @@ constexpr auto settings = std::to_array<setting>({
     // bookie_options::checkpoint_interval); it stays an ignored key.
     {"bookieCheckpointIntervalMillis",
      &set_duration<&c::bookie_checkpoint_interval, std::chrono::milliseconds, 1, java_int_max>},
+    {"loadBalancerEnabled", &set_bool<&c::load_balancer_enabled>},
+    {"loadBalancerSheddingEnabled", &set_bool<&c::load_balancer_shedding_enabled>},
+    {"loadBalancerReportUpdateMinIntervalMillis",
+     &set_duration<&c::load_balancer_report_interval, std::chrono::milliseconds, 1, java_int_max>},
+    {"loadBalancerSheddingIntervalMinutes", &set_minutes<&c::load_balancer_shedding_interval>},
+    {"loadBalancerSheddingGracePeriodMinutes", &set_minutes<&c::load_balancer_shedding_grace_period>},
+    {"loadBalancerBrokerThresholdShedderPercentage", &set_fraction<&c::load_balancer_threshold_percentage, 0, 100>},
+    {"loadBalancerHistoryResourcePercentage", &set_fraction<&c::load_balancer_history_percentage, 0, 1>},
     // 0: one per core. Far beyond any core count is a typo, not a wish.
     {"numIOThreads", &set_number<&c::num_io_threads, 0, 1024>},
 });

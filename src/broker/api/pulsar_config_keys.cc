@@ -197,7 +197,6 @@ constexpr auto upstream_keys = std::to_array<std::string_view>({
     "bookieId",
     // Load balancer
     "loadManagerClassName",
-    "loadBalancerEnabled",
     // Older load manager settings, still in upstream's own test configuration files.
     "loadBalancerBrokerComfortLoadLevelPercentage",
     "loadBalancerBrokerOverloadedThresholdPercentage",
@@ -205,11 +204,8 @@ constexpr auto upstream_keys = std::to_array<std::string_view>({
     "loadBalancerNamespaceBundleSplitIntervalMinutes",
     "loadBalancerPlacementStrategy",
     "loadBalancerReportUpdateThresholdPercentage",
-    "loadBalancerReportUpdateMinIntervalMillis",
     "loadBalancerReportUpdateMaxIntervalMinutes",
     "loadBalancerHostUsageCheckIntervalMinutes",
-    "loadBalancerSheddingIntervalMinutes",
-    "loadBalancerSheddingGracePeriodMinutes",
     "loadBalancerBrokerMaxTopics",
     "loadBalancerResourceQuotaUpdateIntervalMinutes",
     "loadBalancerAutoBundleSplitEnabled",
@@ -219,8 +215,6 @@ constexpr auto upstream_keys = std::to_array<std::string_view>({
     "loadBalancerNamespaceBundleMaxMsgRate",
     "loadBalancerNamespaceBundleMaxBandwidthMbytes",
     "loadBalancerNamespaceMaximumBundles",
-    "loadBalancerBrokerThresholdShedderPercentage",
-    "loadBalancerHistoryResourcePercentage",
     "loadBalancerBandwithInResourceWeight",
     "loadBalancerBandwithOutResourceWeight",
     "loadBalancerCPUResourceWeight",

@@ -40,6 +40,26 @@ std::uint32_t weight(const std::string& broker_id, const std::string& bundle_key
   return crc.checksum();
 }
 
+double message_rate(const registered_broker& b) {
+  return b.load.value("msgRateIn", 0.0) + b.load.value("msgRateOut", 0.0);
+}
+
+// Among the brokers within 10% (or 100 msg/s) of the least loaded, the one rendezvous
+// hashing ranks first for the bundle: bundles spread evenly while the load is even,
+// and a loaded broker gets none of them.
+std::vector<registered_broker>::const_iterator place(const std::vector<registered_broker>& brokers,
+                                                     const std::string& bundle_key) {
+  double least = message_rate(brokers.front());
+  for (const auto& b : brokers) least = std::min(least, message_rate(b));
+  const double ceiling = std::max(least * 1.1, least + 100);
+  auto chosen = brokers.end();
+  for (auto it = brokers.begin(); it != brokers.end(); ++it) {
+    if (message_rate(*it) > ceiling) continue;
+    if (chosen == brokers.end() || weight(it->id, bundle_key) > weight(chosen->id, bundle_key)) chosen = it;
+  }
+  return chosen;
+}
+
 }  // namespace
 
 bundle_ownership::bundle_ownership(meta::store& store, namespace_resources& resources, asio::any_io_executor executor,
@@ -73,17 +93,15 @@ awaitable<result<void>> bundle_ownership::join() {
     std::lock_guard lock(_mutex);
     _session = session;
   }
-  const auto path = fmt::format("{}/{}", brokers_root, _self.id);
-  const json data{{"webServiceUrl", _self.http_url},
-                  {"pulsarServiceUrl", _self.broker_url},
-                  {"persistentTopicsEnabled", true},
-                  {"nonPersistentTopicsEnabled", true},
-                  {"loadReportType", "LocalBrokerData"},
-                  {"lastUpdate", base::system_clock().wall_now().time_since_epoch() / std::chrono::milliseconds(1)}};
+  const auto path = registration_path();
   // This broker's previous process (same address and port, so it is gone) may have
   // left its node until that session times out: replace it.
   (void)co_await _store.remove(path, std::nullopt);
-  MAGNETAR_CO_TRY(co_await _store.put(path, data.dump(), -1, {.ephemeral = session}));
+  MAGNETAR_CO_TRY(created, co_await _store.put(path, registration_data().dump(), -1, {.ephemeral = session}));
+  {
+    std::lock_guard lock(_mutex);
+    _registration_version = created.version;
+  }
   spdlog::info("broker {} joined the cluster at {}", _self.id, path);
   co_return success();
 }
@@ -110,13 +128,52 @@ awaitable<void> bundle_ownership::stop() {
   _session_listener = {};
 }
 
-bool bundle_ownership::owns(const wire::topic_name& topic) const {
+std::string bundle_ownership::registration_path() const { return fmt::format("{}/{}", brokers_root, _self.id); }
+
+// Upstream's LocalBrokerData: the service URLs, and the load of the last report.
+json bundle_ownership::registration_data() const {
+  json data = _load;
+  data["webServiceUrl"] = _self.http_url;
+  data["pulsarServiceUrl"] = _self.broker_url;
+  data["persistentTopicsEnabled"] = true;
+  data["nonPersistentTopicsEnabled"] = true;
+  data["loadReportType"] = "LocalBrokerData";
+  data["lastUpdate"] = base::system_clock().wall_now().time_since_epoch() / std::chrono::milliseconds(1);
+  return data;
+}
+
+awaitable<result<void>> bundle_ownership::report_load(json load) {
+  std::int64_t version = -1;
+  {
+    std::lock_guard lock(_mutex);
+    _load = std::move(load);
+    if (!_session || _registration_version < 0) co_return success();
+    version = _registration_version;
+  }
+  // At the version this session wrote: a node that has gone with its session is not
+  // brought back as a persistent one.
+  auto written = co_await _store.put(registration_path(), registration_data().dump(), version);
+  if (!written) co_return store_error(written.error());
+  std::lock_guard lock(_mutex);
+  _registration_version = written.value().version;
+  co_return success();
+}
+
+std::optional<meta::session_id> bundle_ownership::session() const {
+  std::lock_guard lock(_mutex);
+  return _session;
+}
+
+bool bundle_ownership::owns(const wire::topic_name& topic) const { return owned_bundle_of(topic).has_value(); }
+
+std::optional<std::string> bundle_ownership::owned_bundle_of(const wire::topic_name& topic) const {
   const auto hash = topic_hash(topic.full());
   const auto ns = topic.namespace_name();
   std::lock_guard lock(_mutex);
-  return std::any_of(_owned.begin(), _owned.end(), [&](const auto& entry) {
-    return entry.second.namespace_name == ns && contains(entry.second.range, hash);
-  });
+  for (const auto& [key, owned] : _owned) {
+    if (owned.namespace_name == ns && contains(owned.range, hash)) return key;
+  }
+  return std::nullopt;
 }
 
 std::vector<std::string> bundle_ownership::owned_bundles() const {
@@ -136,38 +193,43 @@ awaitable<result<void>> bundle_ownership::check_owned(wire::topic_name topic) {
 
 awaitable<result<lookup_target>> bundle_ownership::lookup(wire::topic_name topic, bool authoritative) {
   const auto ns = topic.namespace_name();
-  // Bundles split by an admin live in the local policies, as upstream's.
-  json policies;
-  auto local = co_await _store.get(local_policies_path(ns));
-  if (!local) co_return store_error(local.error());
-  if (local.value()) {
-    policies = json::parse(local.value()->value, nullptr, false);
-  } else {
-    MAGNETAR_CO_TRY(global, co_await _resources.get_policies(ns));
-    policies = std::move(global);
-  }
-  MAGNETAR_CO_TRY(bundles, bundles_of_policies(policies));
+  MAGNETAR_CO_TRY(bundles, co_await bundles_of(ns));
   const auto range = bundle_for(bundles, topic_hash(topic.full()));
   const auto key = fmt::format("{}/{}", ns, range.name());
   const auto path = ownership_path(key);
 
-  MAGNETAR_CO_TRY(owner, co_await owner_of(path, key));
+  MAGNETAR_CO_TRY(owner, co_await owner_at(path, key));
   if (!owner.broker_url.empty()) co_return owner;
 
   MAGNETAR_CO_TRY(brokers, co_await registered_brokers());
   if (brokers.empty()) {
     co_return fail(errc::service_not_ready, fmt::format("No broker was available to own {}", topic.full()));
   }
-  const auto chosen = std::max_element(brokers.begin(), brokers.end(), [&](const auto& a, const auto& b) {
-    return weight(a.id, key) < weight(b.id, key);
-  });
+  const auto chosen = place(brokers, key);
   if (authoritative || chosen->id == _self.id) co_return co_await acquire(path, ns, range);
   co_return lookup_target{
       .broker_url = chosen->broker_url, .http_url = chosen->http_url, .redirect = true, .authoritative = true};
 }
 
+awaitable<result<std::vector<bundle_range>>> bundle_ownership::bundles_of(std::string namespace_name) {
+  // Bundles split by an admin live in the local policies, as upstream's.
+  auto local = co_await _store.get(local_policies_path(namespace_name));
+  if (!local) co_return store_error(local.error());
+  if (local.value()) {
+    const auto policies = json::parse(local.value()->value, nullptr, false);
+    if (policies.is_object() && policies.contains("bundles")) co_return bundles_of_policies(policies);
+  }
+  MAGNETAR_CO_TRY(global, co_await _resources.get_policies(namespace_name));
+  co_return bundles_of_policies(global);
+}
+
+awaitable<result<lookup_target>> bundle_ownership::owner_of(std::string namespace_name, bundle_range range) {
+  const auto key = fmt::format("{}/{}", namespace_name, range.name());
+  co_return co_await owner_at(ownership_path(key), key);
+}
+
 // The owner the node names; an empty target when nobody owns the bundle.
-awaitable<result<lookup_target>> bundle_ownership::owner_of(const std::string& path, const std::string& bundle_key) {
+awaitable<result<lookup_target>> bundle_ownership::owner_at(const std::string& path, const std::string& bundle_key) {
   auto node = co_await _store.get(path);
   if (!node) co_return store_error(node.error());
   if (!node.value()) co_return lookup_target{};
@@ -206,13 +268,23 @@ awaitable<result<lookup_target>> bundle_ownership::acquire(const std::string& pa
   if (!created) {
     if (created.error() != meta::errc::bad_version) co_return store_error(created.error());
     // Another broker was quicker: it owns the bundle.
-    MAGNETAR_CO_TRY(winner, co_await owner_of(path, key));
+    MAGNETAR_CO_TRY(winner, co_await owner_at(path, key));
     if (winner.broker_url.empty()) co_return fail(errc::service_not_ready, fmt::format("{} changed hands", key));
     co_return winner;
   }
   {
     std::lock_guard lock(_mutex);
     _owned[key] = owned_bundle{namespace_name, range, created.value().version};
+  }
+  // Boundaries read before a split of the whole: give the range up again.
+  auto bundles = co_await bundles_of(namespace_name);
+  if (!bundles || std::find(bundles.value().begin(), bundles.value().end(), range) == bundles.value().end()) {
+    {
+      std::lock_guard lock(_mutex);
+      _owned.erase(key);
+    }
+    (void)co_await _store.remove(path, created.value().version);
+    co_return fail(errc::service_not_ready, fmt::format("Namespace bundle {} was split; redo the lookup", key));
   }
   spdlog::info("broker {} owns bundle {}", _self.id, key);
   co_return lookup_target{.broker_url = _self.broker_url, .http_url = _self.http_url};
@@ -244,6 +316,77 @@ awaitable<result<void>> bundle_ownership::release(std::string namespace_name, st
   co_return success();
 }
 
+awaitable<result<void>> bundle_ownership::split(std::string namespace_name, bundle_range range) {
+  const auto key = fmt::format("{}/{}", namespace_name, range.name());
+  std::optional<meta::session_id> session;
+  std::int64_t whole_version = 0;
+  {
+    std::lock_guard lock(_mutex);
+    const auto owned = _owned.find(key);
+    if (owned == _owned.end() || !_session) {
+      co_return fail(errc::service_not_ready, fmt::format("Namespace bundle {} is not owned by {}", key, _self.id));
+    }
+    session = _session;
+    whole_version = owned->second.version;
+  }
+  MAGNETAR_CO_TRY(halves, split_in_half(range));
+  // The halves first: from here this broker owns both (and still the whole).
+  std::vector<std::pair<std::string, std::int64_t>> created;
+  const auto undo = [&]() -> awaitable<void> {
+    for (const auto& [half_key, version] : created) {
+      {
+        std::lock_guard lock(_mutex);
+        _owned.erase(half_key);
+      }
+      (void)co_await _store.remove(ownership_path(half_key), version);
+    }
+  };
+  for (const auto& half : {halves.first, halves.second}) {
+    const auto half_key = fmt::format("{}/{}", namespace_name, half.name());
+    auto node = co_await _store.put(ownership_path(half_key), owner_data(false), -1, {.ephemeral = *session});
+    if (!node) {
+      co_await undo();
+      co_return store_error(node.error());
+    }
+    created.emplace_back(half_key, node.value().version);
+    std::lock_guard lock(_mutex);
+    _owned[half_key] = owned_bundle{namespace_name, half, node.value().version};
+  }
+  // Then the boundaries, compare-and-set against a concurrent split of another bundle.
+  const auto path = local_policies_path(namespace_name);
+  auto local = co_await _store.get(path);
+  auto bundles = co_await bundles_of(namespace_name);
+  if (!local || !bundles) {
+    co_await undo();
+    if (!local) co_return store_error(local.error());
+    co_return fail(std::move(bundles).error());
+  }
+  json policies = local.value() ? json::parse(local.value()->value, nullptr, false) : json::object();
+  if (!policies.is_object()) policies = json::object();
+  std::vector<bundle_range> next;
+  for (const auto& b : bundles.value()) {
+    if (b == range) {
+      next.push_back(halves.first);
+      next.push_back(halves.second);
+    } else {
+      next.push_back(b);
+    }
+  }
+  policies["bundles"] = bundles_json(next);
+  const std::int64_t expected = local.value() ? local.value()->st.version : -1;
+  if (auto written = co_await _store.put(path, policies.dump(), expected); !written) {
+    co_await undo();
+    co_return store_error(written.error());
+  }
+  {
+    std::lock_guard lock(_mutex);
+    _owned.erase(key);
+  }
+  (void)co_await _store.remove(ownership_path(key), whole_version);
+  spdlog::info("broker {} split bundle {} into {} and {}", _self.id, key, halves.first.name(), halves.second.name());
+  co_return success();
+}
+
 awaitable<result<std::vector<registered_broker>>> bundle_ownership::registered_brokers() {
   auto ids = co_await _store.children(std::string(brokers_root));
   if (!ids) co_return store_error(ids.error());
@@ -254,7 +397,7 @@ awaitable<result<std::vector<registered_broker>>> bundle_ownership::registered_b
     if (!node.value()) continue;  // left meanwhile
     const auto data = json::parse(node.value()->value, nullptr, false);
     if (!data.is_object()) continue;
-    out.push_back({id, data.value("pulsarServiceUrl", ""), data.value("webServiceUrl", "")});
+    out.push_back({id, data.value("pulsarServiceUrl", ""), data.value("webServiceUrl", ""), data});
   }
   co_return out;
 }

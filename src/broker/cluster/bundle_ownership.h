@@ -10,9 +10,15 @@
 // the only arbiter of who owns what: two brokers can't both create a bundle's node.
 //
 // Placement: a lookup of a bundle nobody owns is answered by the broker that
-// rendezvous hashing picks among the registered ones (every broker computes the
-// same pick, with no leader); the others redirect there with authoritative set.
-// Load shedding moves bundles later (not built yet).
+// rendezvous hashing picks among the least loaded registered ones (those whose
+// reported message rate is within 10% of the lowest; every broker computes the same
+// pick from the same reports, with no leader); the others redirect there with
+// authoritative set. load_manager reports the load and sheds bundles.
+//
+// Splitting a bundle (its owner only): the halves' nodes are created first, then
+// the namespace's boundaries change, then the whole's node goes. A broker that took
+// the whole bundle from boundaries read before the change finds, once its node is
+// created, that the range is no longer a bundle, and gives it up again.
 //
 // Losing ownership: when the session expires, or the connection to the store is
 // down longer than the session timeout (then the store has already expired it, or
@@ -29,6 +35,8 @@
 #include "broker/cluster/namespace_bundles.h"
 #include "io/timer.h"
 #include "meta/store.h"
+
+#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <functional>
@@ -56,6 +64,7 @@ struct registered_broker {
   std::string id;
   std::string broker_url;
   std::string http_url;
+  nlohmann::json load;  // its registration node's data (see load_manager)
 };
 
 class bundle_ownership final : public topic_ownership {
@@ -76,6 +85,8 @@ class bundle_ownership final : public topic_ownership {
   awaitable<result<void>> check_owned(wire::topic_name topic) override;
 
   bool owns(const wire::topic_name& topic) const;
+  // The owned bundle the topic is in, as "tenant/ns/0x..._0x..."; nullopt when none is.
+  std::optional<std::string> owned_bundle_of(const wire::topic_name& topic) const;
   // The bundles this broker owns, as "tenant/ns/0x..._0x...".
   std::vector<std::string> owned_bundles() const;
   // Hands the namespace's bundles this broker owns (all of them, or `only` that one)
@@ -83,8 +94,23 @@ class bundle_ownership final : public topic_ownership {
   // places each again.
   awaitable<result<void>> release(std::string namespace_name, std::optional<bundle_range> only = std::nullopt);
 
+  // Splits a bundle this broker owns into its halves, which it then owns;
+  // errc::service_not_ready when it doesn't own it.
+  awaitable<result<void>> split(std::string namespace_name, bundle_range range);
+
+  // The namespace's bundles, from its local policies (where splits write them) or else
+  // its policies.
+  awaitable<result<std::vector<bundle_range>>> bundles_of(std::string namespace_name);
+  // The owner of a bundle; an empty target when nobody owns it.
+  awaitable<result<lookup_target>> owner_of(std::string namespace_name, bundle_range range);
+
   // The brokers registered now, sorted by id.
   awaitable<result<std::vector<registered_broker>>> registered_brokers();
+  // Writes this broker's registration data with `load` merged in (load_manager's
+  // report); nothing while the broker is between sessions.
+  awaitable<result<void>> report_load(nlohmann::json load);
+  // The session this broker's ephemeral nodes live on; nullopt between sessions.
+  std::optional<meta::session_id> session() const;
   const broker_identity& self() const { return _self; }
 
  private:
@@ -94,7 +120,9 @@ class bundle_ownership final : public topic_ownership {
     std::int64_t version;  // of its ownership node
   };
   awaitable<result<void>> join();
-  awaitable<result<lookup_target>> owner_of(const std::string& path, const std::string& bundle_key);
+  awaitable<result<lookup_target>> owner_at(const std::string& path, const std::string& bundle_key);
+  std::string registration_path() const;
+  nlohmann::json registration_data() const;
   awaitable<result<lookup_target>> acquire(const std::string& path, const std::string& namespace_name,
                                            bundle_range range);
   std::string owner_data(bool disabled) const;
@@ -112,6 +140,8 @@ class bundle_ownership final : public topic_ownership {
   mutable std::mutex _mutex;
   std::map<std::string, owned_bundle> _owned;  // by "tenant/ns/range"
   std::optional<meta::session_id> _session;
+  nlohmann::json _load = nlohmann::json::object();  // the last report
+  std::int64_t _registration_version = -1;
   bool _stopping = false;
   std::uint64_t _disconnections = 0;  // counts connection losses, to tell a timer its own
   meta::listener_handle _session_listener;

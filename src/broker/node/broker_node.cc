@@ -4,6 +4,8 @@
 #include "broker/api/errc.h"
 #include "broker/broker_service.h"
 #include "broker/cluster/bundle_ownership.h"
+#include "broker/cluster/cluster_control.h"
+#include "broker/cluster/load_manager.h"
 #include "broker/namespace/namespace_resources.h"
 #include "broker/standalone/broker_ledgers.h"
 #include "io/block_on.h"
@@ -36,6 +38,8 @@ struct broker_node::parts {
   std::unique_ptr<broker_ledgers> ledgers;
   std::unique_ptr<namespace_resources> resources;
   std::unique_ptr<cluster::bundle_ownership> ownership;
+  std::unique_ptr<cluster::cluster_control> control;
+  std::unique_ptr<cluster::load_manager> load;
   std::unique_ptr<broker_service> broker;
   std::unique_ptr<admin::admin_server> admin;
 };
@@ -80,11 +84,27 @@ result<void> broker_node::start() {
       broker_deps{*p.store, *p.resources, p.ledgers->client(), base::system_clock(), p.shard_set, p.ownership.get()});
   MAGNETAR_TRY(p.broker->start());
   p.admin = std::make_unique<admin::admin_server>(_config, *p.store, &p.broker->topics(), p.shard_set[0]);
-  p.admin->serve_lookups(p.broker->service_url(), p.ownership.get());
+  p.control = std::make_unique<cluster::cluster_control>(*p.store, *p.ownership, p.pool);
+  p.admin->serve_lookups(p.broker->service_url(), p.ownership.get(), p.control.get());
   MAGNETAR_TRY(p.admin->start());
   const cluster::broker_identity self{fmt::format("{}:{}", _config.advertised_address, web_port()),
                                       p.broker->service_url(), web_service_url()};
   MAGNETAR_TRY(io::block_on(p.shard_set[0], p.ownership->start(self)));
+  if (_config.load_balancer_enabled) {
+    p.load = std::make_unique<cluster::load_manager>(
+        *p.store, *p.ownership, p.broker->topics(),
+        [&control = *p.control](std::string ns, std::string bundle) {
+          return control.unload_bundle(std::move(ns), std::move(bundle));
+        },
+        p.shard_set[0].executor(),
+        cluster::load_settings{.shedding_enabled = _config.load_balancer_shedding_enabled,
+                               .report_interval = _config.load_balancer_report_interval,
+                               .shedding_interval = _config.load_balancer_shedding_interval,
+                               .grace_period = _config.load_balancer_shedding_grace_period,
+                               .threshold_percentage = _config.load_balancer_threshold_percentage,
+                               .history_percentage = _config.load_balancer_history_percentage});
+    p.load->start();
+  }
   spdlog::info("broker {} ready in cluster {}: {} (admin {})", self.id, _config.cluster_name, self.broker_url,
                self.http_url);
   return success();
@@ -96,11 +116,14 @@ void broker_node::stop() {
   auto& p = *_parts;
   // Bundles first, while everything else still runs: their topics close cleanly and
   // their clients look up the broker that takes them next.
+  if (p.load) io::block_on(p.shard_set[0], p.load->stop());
+  p.load.reset();
   if (p.ownership && p.broker) io::block_on(p.shard_set[0], p.ownership->stop());
   if (p.admin) io::block_on(p.shard_set[0], p.admin->stop());
   p.admin.reset();
   if (p.broker) p.broker->stop();
   p.broker.reset();
+  p.control.reset();
   p.ownership.reset();
   p.resources.reset();
   if (p.ledgers) p.ledgers->stop();

@@ -2,6 +2,7 @@
 
 #include "one_request_server.h"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -128,6 +129,29 @@ TEST(client_test, a_body_over_the_limit_fails) {
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error(), base::errc::io_error);
   EXPECT_THAT(r.error().detail(), HasSubstr("body limit"));
+}
+
+TEST(client_test, a_redirect_is_followed_with_the_same_method_and_body_when_asked) {
+  one_request_server owner(respond(bhttp::status::no_content));
+  auto redirect = respond(bhttp::status::temporary_redirect);
+  redirect.set(bhttp::field::location, fmt::format("http://127.0.0.1:{}/admin/v2/y?authoritative=true", owner.port()));
+  one_request_server first(std::move(redirect));
+  auto r = call(local(first.port()), "PUT", "/admin/v2/x", R"({"a":1})", {.max_redirects = 1});
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(r.value().status, 204);
+  const auto& moved = owner.received();
+  EXPECT_EQ(moved.method_string(), "PUT");
+  EXPECT_EQ(moved.target(), "/admin/v2/y?authoritative=true");
+  EXPECT_EQ(moved.body(), R"({"a":1})");
+}
+
+TEST(client_test, a_redirect_is_returned_when_none_may_be_followed) {
+  auto redirect = respond(bhttp::status::temporary_redirect);
+  redirect.set(bhttp::field::location, "http://127.0.0.1:1/admin/v2/y");
+  one_request_server server(std::move(redirect));
+  auto r = call(local(server.port()), "GET", "/admin/v2/x");
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(r.value().status, 307);
 }
 
 }  // namespace

@@ -81,6 +81,13 @@ dataDir=/var/lib/magnetar
 journalSyncData=false
 bookieCheckpointIntervalMillis=250
 numIOThreads=4
+loadBalancerEnabled=false
+loadBalancerSheddingEnabled=false
+loadBalancerReportUpdateMinIntervalMillis=1000
+loadBalancerSheddingIntervalMinutes=0.05
+loadBalancerSheddingGracePeriodMinutes=2
+loadBalancerBrokerThresholdShedderPercentage=25
+loadBalancerHistoryResourcePercentage=0.5
 )");
   ASSERT_TRUE(parsed) << parsed.error();
   const auto& c = parsed.value().config;
@@ -129,6 +136,18 @@ numIOThreads=4
   EXPECT_FALSE(c.journal_sync_data);
   EXPECT_EQ(c.bookie_checkpoint_interval, std::chrono::milliseconds(250));
   EXPECT_EQ(c.num_io_threads, 4u);
+  EXPECT_FALSE(c.load_balancer_enabled);
+  EXPECT_FALSE(c.load_balancer_shedding_enabled);
+  EXPECT_EQ(c.load_balancer_report_interval, std::chrono::milliseconds(1000));
+  EXPECT_EQ(c.load_balancer_shedding_interval, std::chrono::milliseconds(3000));
+  EXPECT_EQ(c.load_balancer_shedding_grace_period, std::chrono::minutes(2));
+  EXPECT_EQ(c.load_balancer_threshold_percentage, 25);
+  EXPECT_EQ(c.load_balancer_history_percentage, 0.5);
+}
+
+TEST(config_file, a_fraction_out_of_its_range_is_refused) {
+  EXPECT_THAT(error_of("loadBalancerHistoryResourcePercentage=1.5"), HasSubstr("out of range"));
+  EXPECT_THAT(error_of("loadBalancerSheddingIntervalMinutes=soon"), HasSubstr("not a number"));
 }
 
 TEST(config_file, skips_comments_and_blank_lines_and_trims_whitespace) {
@@ -153,13 +172,13 @@ TEST(config_file, the_last_of_a_repeated_key_wins) {
 }
 
 TEST(config_file, upstream_keys_are_accepted_and_listed_once) {
-  auto parsed = parse("tlsEnabled=false\nclusterName=a\nloadBalancerEnabled=false\ntlsEnabled=true\nbookieId=\n");
+  auto parsed = parse("tlsEnabled=false\nclusterName=a\nloadManagerClassName=x\ntlsEnabled=true\nbookieId=\n");
   ASSERT_TRUE(parsed) << parsed.error();
   // bookieId has no value: nothing was asked of it, so nothing is reported.
-  EXPECT_THAT(parsed.value().not_implemented, ElementsAre("tlsEnabled", "loadBalancerEnabled"));
+  EXPECT_THAT(parsed.value().not_implemented, ElementsAre("tlsEnabled", "loadManagerClassName"));
   EXPECT_EQ(not_implemented_warning("broker.conf", parsed.value().not_implemented),
             "broker.conf: 2 Pulsar settings are not implemented by magnetar, ignored: tlsEnabled, "
-            "loadBalancerEnabled");
+            "loadManagerClassName");
 }
 
 TEST(config_file, an_unknown_key_names_file_line_and_the_closest_key) {

@@ -125,5 +125,59 @@ TEST_F(bundle_ownership_test, a_restarted_broker_takes_back_the_nodes_of_its_pre
   EXPECT_TRUE(run(brokers[owner_index]->check_owned(topic(5))));
 }
 
+TEST_F(bundle_ownership_test, a_split_bundle_is_two_halves_its_owner_keeps) {
+  const auto owner = resolve(0, topic(7));
+  const int o = owner.broker_url == identity(0).broker_url ? 0 : 1;
+  const auto before = run(brokers[o]->bundles_of("public/default"));
+  ASSERT_TRUE(before);
+  const auto whole = bundle_for(before.value(), topic_hash(topic(7).full()));
+  ASSERT_TRUE(run(brokers[o]->split("public/default", whole)));
+
+  const auto after = run(brokers[o]->bundles_of("public/default"));
+  ASSERT_TRUE(after);
+  EXPECT_EQ(after.value().size(), before.value().size() + 1);
+  const auto halves = split_in_half(whole).value();
+  EXPECT_NE(std::find(after.value().begin(), after.value().end(), halves.first), after.value().end());
+  EXPECT_NE(std::find(after.value().begin(), after.value().end(), halves.second), after.value().end());
+  // The owner serves the topic still, and the other broker's lookup finds it there.
+  EXPECT_TRUE(run(brokers[o]->check_owned(topic(7))));
+  EXPECT_EQ(resolve(1 - o, topic(7)).broker_url, identity(o).broker_url);
+  const auto owned = brokers[o]->owned_bundles();
+  EXPECT_EQ(std::count(owned.begin(), owned.end(), "public/default/" + whole.name()), 0);
+}
+
+TEST_F(bundle_ownership_test, only_the_owner_splits_a_bundle) {
+  const auto owner = resolve(0, topic(8));
+  const int o = owner.broker_url == identity(0).broker_url ? 0 : 1;
+  const auto bundles = run(brokers[o]->bundles_of("public/default")).value();
+  auto refused = run(brokers[1 - o]->split("public/default", bundle_for(bundles, topic_hash(topic(8).full()))));
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error(), errc::service_not_ready);
+}
+
+// The whole's node is gone and nobody takes it back: the other broker's lookup, even
+// authoritative, places the topic by the new boundaries.
+TEST_F(bundle_ownership_test, after_a_split_lookups_use_the_new_boundaries) {
+  const auto owner = resolve(0, topic(9));
+  const int o = owner.broker_url == identity(0).broker_url ? 0 : 1;
+  const auto whole = bundle_for(run(brokers[o]->bundles_of("public/default")).value(), topic_hash(topic(9).full()));
+  ASSERT_TRUE(run(brokers[o]->split("public/default", whole)));
+  const auto stale = run(brokers[1 - o]->lookup(topic(9), true));
+  ASSERT_TRUE(stale) << stale.error();
+  EXPECT_EQ(stale.value().broker_url, identity(o).broker_url) << "the lookup uses the new boundaries";
+  auto node = run(store->get("/namespace/public/default/" + whole.name()));
+  ASSERT_TRUE(node);
+  EXPECT_FALSE(node.value().has_value());
+}
+
+TEST_F(bundle_ownership_test, a_loaded_broker_gets_no_new_bundles) {
+  ASSERT_TRUE(run(brokers[0]->report_load(nlohmann::json{{"msgRateIn", 5000.0}, {"msgRateOut", 0.0}})));
+  ASSERT_TRUE(run(brokers[1]->report_load(nlohmann::json{{"msgRateIn", 10.0}, {"msgRateOut", 0.0}})));
+  for (int t = 0; t < 20; ++t) EXPECT_EQ(resolve(t % 2, topic(t)).broker_url, identity(1).broker_url) << t;
+  const auto listed = run(brokers[0]->registered_brokers()).value();
+  EXPECT_EQ(listed[0].load.value("msgRateIn", 0.0), 5000.0);
+  EXPECT_EQ(listed[0].load.value("pulsarServiceUrl", ""), identity(0).broker_url) << "the URLs stay";
+}
+
 }  // namespace
 }  // namespace magnetar::broker::cluster

@@ -1,0 +1,114 @@
+// admin_api: what a cluster of brokers adds to the admin API: the leader, the health
+// check, a namespace's bundles, unloading and splitting one, and the 307 that sends a
+// topic's admin call to the topic's owner. A standalone answers these for itself.
+#include "broker/admin/admin_api.h"
+#include "broker/admin/admin_errors.h"
+#include "broker/admin/stats_json.h"
+
+#include <fmt/format.h>
+
+namespace magnetar::broker::admin {
+
+using nlohmann::json;
+
+namespace {
+
+// The path and query again, at `http_url`: where upstream's 307 sends an admin call.
+http_response moved_to(const std::string& http_url, const incoming_request& request, bool authoritative) {
+  auto moved = error_response(307, fmt::format("Served by {}", http_url));
+  moved.location = http_url + request.target;
+  if (authoritative && request.query.count("authoritative") == 0) {
+    moved.location += request.target.find('?') == std::string::npos ? "?authoritative=true" : "&authoritative=true";
+  }
+  return moved;
+}
+
+}  // namespace
+
+awaitable<http_response> admin_api::leader_broker(incoming_request) {
+  if (_urls.cluster == nullptr) {
+    const auto self = fmt::format("{}:{}", _urls.advertised_address, _web_port.load());
+    co_return json_response(200, dump(json{{"brokerId", self}, {"serviceUrl", "http://" + self}}));
+  }
+  auto leader = co_await _urls.cluster->leader();
+  if (!leader) co_return error_to_response(leader.error());
+  co_return json_response(200,
+                          dump(json{{"brokerId", leader.value().broker_id}, {"serviceUrl", leader.value().http_url}}));
+}
+
+awaitable<http_response> admin_api::health_check(incoming_request) {
+  if (_topics == nullptr) co_return detail::not_ready();
+  if (_urls.cluster != nullptr) {
+    if (auto healthy = co_await _urls.cluster->health(); !healthy) co_return error_to_response(healthy.error());
+  }
+  co_return text_response(200, "ok");
+}
+
+awaitable<http_response> admin_api::namespace_bundles(incoming_request request) {
+  if (auto bad = detail::invalid_names(request)) co_return *bad;
+  const auto ns = detail::namespace_from(request);
+  auto policies = co_await _resources.get_policies(ns);
+  if (!policies) co_return error_to_response(policies.error());
+  if (_urls.cluster != nullptr) {
+    auto bundles = co_await _urls.cluster->bundles(ns);
+    if (!bundles) co_return error_to_response(bundles.error());
+    co_return json_response(200, dump(bundles.value()));
+  }
+  if (policies.value().contains("bundles")) co_return json_response(200, dump(policies.value()["bundles"]));
+  co_return json_response(200, dump(json{{"boundaries", {"0x00000000", "0xffffffff"}}, {"numBundles", 1}}));
+}
+
+awaitable<http_response> admin_api::unload_bundle(incoming_request request) {
+  if (_urls.cluster == nullptr) co_return co_await unload_namespace(std::move(request));  // one broker has it all
+  if (auto bad = detail::invalid_names(request)) co_return *bad;
+  const auto ns = detail::namespace_from(request);
+  const auto& bundle = request.param("bundle");
+  auto owner = co_await _urls.cluster->bundle_owner(ns, bundle);
+  if (!owner) co_return error_to_response(owner.error());
+  if (owner.value().http_url.empty()) co_return no_content();  // nobody has it loaded
+  if (owner.value().http_url != _urls.cluster->self_http_url()) {
+    co_return moved_to(owner.value().http_url, request, false);
+  }
+  auto unloaded = co_await _urls.cluster->unload_bundle(ns, bundle);
+  if (!unloaded) co_return error_to_response(unloaded.error());
+  co_return no_content();
+}
+
+awaitable<http_response> admin_api::split_bundle(incoming_request request) {
+  if (auto bad = detail::invalid_names(request)) co_return *bad;
+  if (_urls.cluster == nullptr) {
+    co_return error_response(412, "Bundles are split in a cluster of brokers: a standalone serves every bundle itself");
+  }
+  const auto ns = detail::namespace_from(request);
+  const auto& bundle = request.param("bundle");
+  auto owner = co_await _urls.cluster->bundle_owner(ns, bundle);
+  if (!owner) co_return error_to_response(owner.error());
+  if (owner.value().http_url.empty()) {
+    co_return error_response(503, fmt::format("Bundle {}/{} is not owned by any broker: look up one of its topics "
+                                              "first",
+                                              ns, bundle));
+  }
+  if (owner.value().http_url != _urls.cluster->self_http_url()) {
+    co_return moved_to(owner.value().http_url, request, false);
+  }
+  auto split = co_await _urls.cluster->split_bundle(ns, bundle, request.query_flag("unload"));
+  if (!split) co_return error_to_response(split.error());
+  co_return no_content();
+}
+
+awaitable<std::optional<http_response>> admin_api::redirect_to_owner(const incoming_request& request) {
+  if (_urls.ownership == nullptr || _urls.cluster == nullptr) co_return std::nullopt;
+  auto topic = detail::topic_from(request);
+  if (!topic) co_return std::nullopt;  // the handler answers the bad name
+  if (topic.value().partition() < 0) {
+    auto partitions = co_await _resources.partitioned_partitions(topic.value());
+    if (!partitions) co_return error_to_response(partitions.error());
+    if (partitions.value() > 0) co_return std::nullopt;
+  }
+  auto target = co_await _urls.ownership->lookup(topic.value(), request.query_flag("authoritative"));
+  if (!target) co_return error_to_response(target.error());
+  if (!target.value().redirect && target.value().http_url == _urls.cluster->self_http_url()) co_return std::nullopt;
+  co_return moved_to(target.value().http_url, request, target.value().redirect);
+}
+
+}  // namespace magnetar::broker::admin

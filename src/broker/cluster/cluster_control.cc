@@ -1,0 +1,82 @@
+#include "broker/cluster/cluster_control.h"
+
+#include "broker/api/errc.h"
+#include "broker/cluster/load_manager.h"
+#include "http/client.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace magnetar::broker::cluster {
+
+using nlohmann::json;
+
+cluster_control::cluster_control(meta::store& store, bundle_ownership& ownership, io::blocking_pool& pool)
+    : _store(store), _ownership(ownership), _pool(pool) {}
+
+awaitable<result<json>> cluster_control::bundles(std::string namespace_name) {
+  MAGNETAR_CO_TRY(ranges, co_await _ownership.bundles_of(std::move(namespace_name)));
+  co_return bundles_json(ranges);
+}
+
+awaitable<result<bundle_range>> cluster_control::bundle_of(const std::string& namespace_name,
+                                                           const std::string& bundle) {
+  MAGNETAR_CO_TRY(range, parse_bundle_range(bundle));
+  MAGNETAR_CO_TRY(ranges, co_await _ownership.bundles_of(namespace_name));
+  if (std::find(ranges.begin(), ranges.end(), range) == ranges.end()) {
+    co_return fail(errc::invalid_request, fmt::format("{} is not a bundle of namespace {}", bundle, namespace_name));
+  }
+  co_return range;
+}
+
+awaitable<result<lookup_target>> cluster_control::bundle_owner(std::string namespace_name, std::string bundle) {
+  MAGNETAR_CO_TRY(range, co_await bundle_of(namespace_name, bundle));
+  co_return co_await _ownership.owner_of(namespace_name, range);
+}
+
+awaitable<result<void>> cluster_control::unload_bundle(std::string namespace_name, std::string bundle) {
+  MAGNETAR_CO_TRY(range, co_await bundle_of(namespace_name, bundle));
+  MAGNETAR_CO_TRY(owner, co_await _ownership.owner_of(namespace_name, range));
+  if (owner.http_url.empty()) co_return success();
+  if (owner.http_url == self_http_url()) co_return co_await _ownership.release(namespace_name, range);
+  MAGNETAR_CO_TRY(where, http::url::parse(owner.http_url));
+  const auto path = fmt::format("/admin/v2/namespaces/{}/{}/unload", namespace_name, bundle);
+  auto reply = co_await _pool.run([&] { return http::call(where, "PUT", path, {}, {.server_name = "the owner"}); });
+  if (!reply) co_return fail(errc::service_not_ready, reply.error().detail());
+  if (reply.value().status != 204) {
+    co_return fail(errc::service_not_ready, fmt::format("{} answered {} to PUT {}: {}", owner.http_url,
+                                                        reply.value().status, path, reply.value().body));
+  }
+  co_return success();
+}
+
+awaitable<result<void>> cluster_control::split_bundle(std::string namespace_name, std::string bundle, bool unload) {
+  MAGNETAR_CO_TRY(range, co_await bundle_of(namespace_name, bundle));
+  MAGNETAR_CO_TRY(co_await _ownership.split(namespace_name, range));
+  if (!unload) co_return success();
+  MAGNETAR_CO_TRY(halves, split_in_half(range));
+  MAGNETAR_CO_TRY(co_await _ownership.release(namespace_name, halves.first));
+  co_return co_await _ownership.release(namespace_name, halves.second);
+}
+
+awaitable<result<cluster_leader>> cluster_control::leader() {
+  auto node = co_await _store.get(std::string(leader_path));
+  if (!node) co_return fail(errc::metadata_error, fmt::format("metadata store: {}", node.error().message()));
+  if (!node.value()) co_return fail(errc::service_not_ready, "The cluster has no leader yet");
+  const auto data = json::parse(node.value()->value, nullptr, false);
+  if (!data.is_object()) co_return fail(errc::metadata_error, fmt::format("{}: not a JSON object", leader_path));
+  co_return cluster_leader{data.value("brokerId", ""), data.value("serviceUrl", "")};
+}
+
+awaitable<result<void>> cluster_control::health() {
+  if (!_ownership.session()) co_return fail(errc::service_not_ready, "The broker has no metadata store session");
+  auto registered = co_await _store.get(fmt::format("/loadbalance/brokers/{}", _ownership.self().id));
+  if (!registered) {
+    co_return fail(errc::service_not_ready, fmt::format("metadata store: {}", registered.error().message()));
+  }
+  if (!registered.value()) co_return fail(errc::service_not_ready, "The broker is not registered in the cluster");
+  co_return success();
+}
+
+}  // namespace magnetar::broker::cluster
