@@ -55,7 +55,16 @@ awaitable<result<std::shared_ptr<connection>>> client_impl::connection_for(const
                                                                            std::uint64_t key) {
   if (_closed) co_return fail(client_errc::already_closed, "the client is closed");
   MAGNETAR_CO_TRY(where, co_await _lookup.lookup(topic));
-  co_return co_await _pool.get(where.logical, where.physical, key);
+  auto c = co_await _pool.get(where.logical, where.physical, key);
+  if (!c && c.error() == client_errc::connect_error) {
+    // The cluster answered but the owner it named doesn't: it died, and keeps the
+    // topic until its session expires. The topic is moving (see backoff.h).
+    co_return fail(client_errc::service_not_ready,
+                   fmt::format("{} is served by {}, which is unreachable ({}); the cluster moves it when that "
+                               "broker's session ends",
+                               topic, where.logical.to_string(), c.error().detail()));
+  }
+  co_return c;
 }
 
 void client_impl::add(std::weak_ptr<producer_base> p) {

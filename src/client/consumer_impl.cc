@@ -199,10 +199,10 @@ void consumer_impl::connection_lost(const std::shared_ptr<connection>& c, std::s
   schedule_reconnect_locked();
 }
 
-void consumer_impl::schedule_reconnect_locked() {
+void consumer_impl::schedule_reconnect_locked(bool topic_moving) {
   if (_reconnect_scheduled) return;
   _reconnect_scheduled = true;
-  _reconnect_timer.expires_after(_backoff.next());
+  _reconnect_timer.expires_after(_backoff.next(topic_moving));
   _reconnect_timer.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
     if (ec) return;
     auto self = weak.lock();
@@ -233,7 +233,7 @@ awaitable<void> consumer_impl::reconnect() {
     if (is_retriable(r.error())) {
       spdlog::info("client: consumer {} on {}: resubscribe failed: {}", _consumer_name, _options.topic,
                    r.error().message());
-      schedule_reconnect_locked();
+      schedule_reconnect_locked(r.error() == client_errc::service_not_ready);
       co_return;
     }
     spdlog::warn("client: consumer {} on {} failed for good: {}", _consumer_name, _options.topic, r.error().message());

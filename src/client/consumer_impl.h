@@ -108,7 +108,8 @@ class consumer_impl final : public consumer_base,
 
   awaitable<result<void>> connect_once();
   void connection_lost(const std::shared_ptr<connection>& c, std::string_view why);
-  void schedule_reconnect_locked();
+  // `topic_moving`: the last attempt failed with service_not_ready (see backoff.h).
+  void schedule_reconnect_locked(bool topic_moving = false);
   awaitable<void> reconnect();
   // A request on the current connection; not_connected while reconnecting.
   awaitable<result<proto::BaseCommand>> request(const std::function<proto::BaseCommand(std::uint64_t)>& make);

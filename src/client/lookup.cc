@@ -14,12 +14,19 @@ lookup_service::lookup_service(connection_pool& pool, std::vector<broker_address
                                std::atomic<std::uint64_t>& request_ids)
     : _pool(pool), _service(std::move(service)), _config(config), _request_ids(request_ids) {}
 
-const broker_address& lookup_service::next_service_address() {
-  return _service[_next.fetch_add(1, std::memory_order_relaxed) % _service.size()];
+awaitable<result<lookup_service::service_connection>> lookup_service::connect_to_service() {
+  const auto first = _next.fetch_add(1, std::memory_order_relaxed);
+  for (std::size_t i = 0;; ++i) {
+    const broker_address& address = _service[(first + i) % _service.size()];
+    auto c = co_await _pool.get(address, address);
+    if (c) co_return service_connection{address, std::move(c).value()};
+    if (c.error() != client_errc::connect_error || i + 1 == _service.size()) co_return fail(std::move(c).error());
+  }
 }
 
 awaitable<result<lookup_result>> lookup_service::lookup(const std::string& topic) {
-  const broker_address service = next_service_address();
+  MAGNETAR_CO_TRY(first, co_await connect_to_service());
+  const broker_address service = first.address;
   lookup_result target{service, service};
   bool authoritative = false;
   for (unsigned redirects = 0; redirects <= _config.max_lookup_redirects; ++redirects) {
@@ -51,8 +58,8 @@ awaitable<result<lookup_result>> lookup_service::lookup(const std::string& topic
 }
 
 awaitable<result<int>> lookup_service::partitions(const std::string& topic) {
-  const broker_address service = next_service_address();
-  MAGNETAR_CO_TRY(c, co_await _pool.get(service, service));
+  MAGNETAR_CO_TRY(service, co_await connect_to_service());
+  const auto& c = service.open;
   const auto request_id = _request_ids.fetch_add(1, std::memory_order_relaxed);
   auto command = partitioned_metadata_command(topic, request_id);
   MAGNETAR_CO_TRY(response, co_await c->request(request_id, command));
@@ -69,8 +76,8 @@ awaitable<result<int>> lookup_service::partitions(const std::string& topic) {
 }
 
 awaitable<result<std::vector<std::string>>> lookup_service::topics_of_namespace(const std::string& namespace_name) {
-  const broker_address service = next_service_address();
-  MAGNETAR_CO_TRY(c, co_await _pool.get(service, service));
+  MAGNETAR_CO_TRY(service, co_await connect_to_service());
+  const auto& c = service.open;
   const auto request_id = _request_ids.fetch_add(1, std::memory_order_relaxed);
   auto command = get_topics_of_namespace_command(namespace_name, request_id);
   MAGNETAR_CO_TRY(response, co_await c->request(request_id, command));

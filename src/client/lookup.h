@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -39,7 +40,14 @@ class lookup_service {
   awaitable<result<std::vector<std::string>>> topics_of_namespace(const std::string& namespace_name);
 
  private:
-  const broker_address& next_service_address();
+  struct service_connection {
+    broker_address address;
+    std::shared_ptr<connection> open;
+  };
+  // A connection to one of the service URL's hosts: the next in turn, or, when it
+  // can't be reached, the ones after it (a dead broker in the list costs one refused
+  // connect, not a back-off); the last connect error when none can be.
+  awaitable<result<service_connection>> connect_to_service();
 
   connection_pool& _pool;
   const std::vector<broker_address> _service;

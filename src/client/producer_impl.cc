@@ -165,10 +165,10 @@ void producer_impl::connection_lost(const std::shared_ptr<connection>& c, std::s
   schedule_reconnect_locked(at_once);
 }
 
-void producer_impl::schedule_reconnect_locked(bool at_once) {
+void producer_impl::schedule_reconnect_locked(bool at_once, bool topic_moving) {
   if (_reconnect_scheduled) return;
   _reconnect_scheduled = true;
-  _reconnect_timer.expires_after(at_once ? std::chrono::steady_clock::duration::zero() : _backoff.next());
+  _reconnect_timer.expires_after(at_once ? std::chrono::steady_clock::duration::zero() : _backoff.next(topic_moving));
   _reconnect_timer.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
     if (ec) return;
     auto self = weak.lock();
@@ -193,7 +193,7 @@ awaitable<void> producer_impl::reconnect() {
     if (_state != state::connecting) co_return;
     if (is_retriable(r.error())) {
       spdlog::info("client: producer {} on {}: reconnect failed: {}", _producer_name, _topic, r.error().message());
-      schedule_reconnect_locked();
+      schedule_reconnect_locked(false, r.error() == client_errc::service_not_ready);
       co_return;
     }
     spdlog::warn("client: producer {} on {} failed for good: {}", _producer_name, _topic, r.error().message());

@@ -82,7 +82,8 @@ class producer_impl final : public producer_base,
   // `at_once`: the broker asked the producer to go (CLOSE_PRODUCER: an unload, a
   // termination), so the first attempt needs no back-off; later ones back off.
   void connection_lost(const std::shared_ptr<connection>& c, std::string_view why, bool at_once = false);
-  void schedule_reconnect_locked(bool at_once = false);
+  // `topic_moving`: the last attempt failed with service_not_ready (see backoff.h).
+  void schedule_reconnect_locked(bool at_once = false, bool topic_moving = false);
   awaitable<void> reconnect();
 
   void flush_batch_locked();

@@ -22,6 +22,19 @@ TEST(backoff, stops_growing_at_the_maximum) {
   EXPECT_EQ(b.next(), milliseconds(1000));
 }
 
+TEST(backoff, a_moving_topic_is_tried_again_within_the_moving_cap) {
+  backoff b(milliseconds(100), milliseconds(30'000));
+  for (int i = 0; i < 6; ++i) b.next();  // 100 ... 3200
+  EXPECT_EQ(b.next(true), backoff::topic_moving_cap);
+  EXPECT_EQ(b.next(true), backoff::topic_moving_cap);
+  EXPECT_EQ(b.next(), milliseconds(25'600)) << "other failures still back off in full";
+}
+
+TEST(backoff, a_moving_topic_keeps_shorter_delays) {
+  backoff b(milliseconds(100), milliseconds(30'000));
+  EXPECT_EQ(b.next(true), milliseconds(100));
+}
+
 TEST(backoff, reset_starts_over) {
   backoff b(milliseconds(100), milliseconds(1000));
   b.next();

@@ -1,6 +1,9 @@
 // Producers and consumers across broker restarts, with the client's real reconnects.
 #include "client/tests/client_test_fixture.h"
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+
 #include <future>
 #include <vector>
 
@@ -140,6 +143,28 @@ TEST_F(reconnect, a_client_without_a_broker_fails_to_connect) {
   auto p = c.value().create_producer(topic());
   ASSERT_FALSE(p);
   EXPECT_EQ(p.error(), client_errc::connect_error);
+}
+
+// A service URL's dead host costs a refused connect, not a back-off: with a back-off
+// longer than the operation timeout, only trying the next host at once succeeds.
+TEST_F(reconnect, a_dead_host_in_the_service_url_is_skipped_at_once) {
+  std::uint16_t dead_port = 0;
+  {
+    boost::asio::io_context context;
+    boost::asio::ip::tcp::acceptor closed(context, {boost::asio::ip::make_address("127.0.0.1"), 0});
+    dead_port = closed.local_endpoint().port();
+  }  // closed: connects are refused
+  client_config cc = config;
+  cc.initial_backoff = 60s;
+  cc.max_backoff = 60s;
+  cc.operation_timeout = 5s;
+  auto c = client::create(fmt::format("pulsar://127.0.0.1:{},127.0.0.1:{}", dead_port, broker.broker_service_port), cc);
+  ASSERT_TRUE(c) << c.error();
+  for (int i = 0; i < 2; ++i) {  // the dead host first, then second, in the rotation
+    auto p = c.value().create_producer(topic() + std::to_string(i));
+    ASSERT_TRUE(p) << p.error();
+    EXPECT_TRUE(p.value().send(text("through the live host")));
+  }
 }
 
 }  // namespace
