@@ -151,6 +151,40 @@ TEST_F(cluster_admin, a_split_bundle_is_two_bundles_whose_topics_stay_served) {
   EXPECT_EQ(consume_from_start(both(), topic, 200), before);
 }
 
+// A partitioned topic's partitions have owners of their own; a call on its base name
+// from either broker reaches each partition's owner.
+TEST_F(cluster_admin, a_partitioned_topics_admin_calls_reach_every_partitions_owner) {
+  const auto [created, why] = admin(0, {"topics", "create-partitioned-topic", "spread", "-p", "8"});
+  ASSERT_EQ(created, 0) << why;
+  const auto [subscribed, problem] =
+      admin(1, {"topics", "create-subscription", "spread", "-s", "check", "-m", "earliest"});
+  ASSERT_EQ(subscribed, 0) << problem;
+  std::set<int> owners;
+  for (int i = 0; i < 8; ++i) owners.insert(owner_of(fmt::format("spread-partition-{}", i)));
+  EXPECT_EQ(owners, (std::set<int>{0, 1})) << "8 partitions over 4 bundles and 2 brokers";
+  ASSERT_EQ(produce_numbered(both(), "persistent://public/default/spread", 400).size(), 400u);
+
+  for (int asked = 0; asked < 2; ++asked) {
+    const auto [status, output] = admin(asked, {"topics", "partitioned-stats", "spread"});
+    ASSERT_EQ(status, 0) << output;
+    const auto stats = nlohmann::json::parse(output);
+    EXPECT_EQ(stats.value("msgInCounter", -1), 400) << output;
+    EXPECT_EQ(stats["metadata"].value("partitions", 0), 8);
+    std::int64_t backlog = 0;  // in entries, each partition's from its owner
+    for (const auto& [name, partition] : stats["partitions"].items()) {
+      backlog += partition["subscriptions"]["check"].value("msgBacklog", 0);
+    }
+    EXPECT_GT(backlog, 0) << output;
+    EXPECT_EQ(stats["subscriptions"]["check"].value("msgBacklog", -1), backlog) << output;
+    const auto [listed, names] = admin(asked, {"topics", "subscriptions", "spread"});
+    EXPECT_EQ(listed, 0) << names;
+    EXPECT_EQ(names, "check\n");
+  }
+  const auto [unloaded, reason] = admin(0, {"topics", "unload", "spread"});
+  EXPECT_EQ(unloaded, 0) << reason;
+  EXPECT_EQ(consume_from_start(both(), "persistent://public/default/spread", 400).size(), 400u);
+}
+
 // Broker 1 stops, so broker 0 owns every bundle that producers use; broker 1 comes
 // back, idle. The leader sees broker 0 far above the mean and unloads one of its busy
 // bundles, which the next lookup places on broker 1. The producers never see an error.

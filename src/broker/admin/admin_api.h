@@ -128,10 +128,19 @@ class admin_api {
   awaitable<http_response> namespace_bundles(incoming_request request);
   awaitable<http_response> unload_bundle(incoming_request request);
   awaitable<http_response> split_bundle(incoming_request request);
-  // In a cluster, a topic's admin call is served by its owner: a 307 there (nullopt
-  // here, a standalone, or a partitioned topic's base name, whose partitions each have
-  // their own owner).
+  // In a cluster, a topic's admin call is served by its owner: a 307 there, or for a
+  // partitioned topic's base name the call made for each partition (each_partition);
+  // nullopt when this broker serves it (or a standalone).
   awaitable<std::optional<http_response>> redirect_to_owner(const incoming_request& request);
+  // The call once per partition through this broker's own API, so that each owner
+  // serves its partition: the first failure; else 204 for a write, or the partitions'
+  // answers merged for a read (lists joined, stats summed; a partition never used is
+  // left out).
+  // partitioned-stats in a cluster: each partition's stats from its owner, summed.
+  awaitable<http_response> cluster_partitioned_stats(const incoming_request& request, const wire::topic_name& topic,
+                                                     int partitions);
+  awaitable<http_response> each_partition(const incoming_request& request, const wire::topic_name& topic,
+                                          int partitions);
 
   // admin_api_lookup.cc
   awaitable<http_response> lookup_topic(incoming_request request);

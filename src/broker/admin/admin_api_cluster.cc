@@ -4,6 +4,7 @@
 #include "broker/admin/admin_api.h"
 #include "broker/admin/admin_errors.h"
 #include "broker/admin/stats_json.h"
+#include "http/url.h"
 
 #include <fmt/format.h>
 
@@ -103,12 +104,65 @@ awaitable<std::optional<http_response>> admin_api::redirect_to_owner(const incom
   if (topic.value().partition() < 0) {
     auto partitions = co_await _resources.partitioned_partitions(topic.value());
     if (!partitions) co_return error_to_response(partitions.error());
-    if (partitions.value() > 0) co_return std::nullopt;
+    if (partitions.value() > 0) co_return co_await each_partition(request, topic.value(), partitions.value());
   }
   auto target = co_await _urls.ownership->lookup(topic.value(), request.query_flag("authoritative"));
   if (!target) co_return error_to_response(target.error());
   if (!target.value().redirect && target.value().http_url == _urls.cluster->self_http_url()) co_return std::nullopt;
   co_return moved_to(target.value().http_url, request, target.value().redirect);
+}
+
+awaitable<http_response> admin_api::cluster_partitioned_stats(const incoming_request& request,
+                                                              const wire::topic_name& topic, int partitions) {
+  json total;
+  json each = json::object();
+  for (int i = 0; i < partitions; ++i) {
+    const auto partition = topic.partition_of(i);
+    const auto target = fmt::format("/admin/v2/{}/{}/{}/{}/stats", partition.domain(), partition.tenant(),
+                                    partition.namespace_part(), http::encode_path_segment(partition.local_name()));
+    auto reply = co_await _urls.cluster->call_admin("GET", target, "");
+    if (!reply) co_return error_to_response(reply.error());
+    if (reply.value().status == 404) continue;  // never used: empty
+    if (reply.value().status != 200) co_return json_response(reply.value().status, std::move(reply.value().body));
+    auto stats = json::parse(reply.value().body, nullptr, false);
+    merge_stats_json(total, stats);
+    each[partition.full()] = std::move(stats);
+  }
+  if (total.is_null()) total = to_json(topic_stats{});
+  const double rate_in = total.value("msgRateIn", 0.0);
+  total["averageMsgSize"] = rate_in > 0 ? total.value("msgThroughputIn", 0.0) / rate_in : 0.0;
+  total["metadata"] = json{{"partitions", partitions}};
+  total["partitions"] = request.query_flag("perPartition", true) ? std::move(each) : json::object();
+  co_return json_response(200, dump(total));
+}
+
+awaitable<http_response> admin_api::each_partition(const incoming_request& request, const wire::topic_name& topic,
+                                                   int partitions) {
+  const auto query_at = request.target.find('?');
+  const std::string path = request.target.substr(0, query_at);
+  const std::string query = query_at == std::string::npos ? "" : request.target.substr(query_at);
+  // "/admin/v2/<domain>/<tenant>/<namespace>/<topic>[/...]": the topic follows the 6th '/'.
+  std::size_t at = 0;
+  for (int i = 0; i < 5 && at != std::string::npos; ++i) at = path.find('/', at + 1);
+  if (at == std::string::npos) co_return error_response(400, "Not a topic's path: " + path);
+  const auto end = path.find('/', at + 1);
+  const std::string head = path.substr(0, at + 1);
+  const std::string rest = end == std::string::npos ? "" : path.substr(end);
+  const bool read = request.method == "GET";
+  json merged;
+  for (int i = 0; i < partitions; ++i) {
+    const auto target = head + http::encode_path_segment(topic.partition_of(i).local_name()) + rest + query;
+    auto reply = co_await _urls.cluster->call_admin(request.method, target, request.body);
+    if (!reply) co_return error_to_response(reply.error());
+    if (read && reply.value().status == 404) continue;
+    if (reply.value().status >= 300) {
+      http_response failed = json_response(reply.value().status, std::move(reply.value().body));
+      co_return failed;
+    }
+    if (read) merge_stats_json(merged, json::parse(reply.value().body, nullptr, false));
+  }
+  if (!read) co_return no_content();
+  co_return json_response(200, dump(merged.is_null() ? json::array() : merged));
 }
 
 }  // namespace magnetar::broker::admin

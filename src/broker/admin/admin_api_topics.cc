@@ -158,6 +158,8 @@ awaitable<http_response> admin_api::partitioned_stats(incoming_request request) 
   auto partitions = co_await _resources.partitioned_partitions(topic.value());
   if (!partitions) co_return error_to_response(partitions.error());
   if (partitions.value() == 0) co_return error_response(404, "Partitioned Topic not found");
+  if (_urls.cluster != nullptr)
+    co_return co_await cluster_partitioned_stats(request, topic.value(), partitions.value());
   std::map<std::string, topic_stats> by_partition;
   for (int i = 0; i < partitions.value(); ++i) {
     auto partition = topic.value().partition_of(i);

@@ -178,6 +178,26 @@ json partitioned_to_json(int partitions, const std::map<std::string, topic_stats
   return out;
 }
 
+void merge_stats_json(json& total, const json& partition) {
+  if (total.is_null()) {
+    total = partition;
+    return;
+  }
+  if (total.is_number() && partition.is_number()) {
+    if (total.is_number_float() || partition.is_number_float()) {
+      total = total.get<double>() + partition.get<double>();
+    } else {
+      total = total.get<std::int64_t>() + partition.get<std::int64_t>();
+    }
+  } else if (total.is_array() && partition.is_array()) {
+    for (const auto& item : partition) {
+      if (!item.is_string() || std::find(total.begin(), total.end(), item) == total.end()) total.push_back(item);
+    }
+  } else if (total.is_object() && partition.is_object()) {
+    for (const auto& [key, value] : partition.items()) merge_stats_json(total[key], value);
+  }
+}
+
 std::string dump(const json& value) { return value.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 result<json> parse_json(std::string_view body) {

@@ -32,6 +32,12 @@ nlohmann::json partitioned_to_json(int partitions, const std::map<std::string, t
 // Serialises for a response body; invalid UTF-8 in names is replaced, never thrown.
 std::string dump(const nlohmann::json& value);
 
+// Adds one partition's stats JSON (as another broker answered it) into `total`:
+// numbers summed, lists of names joined without repeats, other lists appended, objects
+// (subscriptions by name) merged the same way, anything else kept from the first.
+// averageMsgSize is left to the caller, who knows the totals.
+void merge_stats_json(nlohmann::json& total, const nlohmann::json& partition);
+
 // Parses a request body as JSON: errc::invalid_request naming the problem and its byte.
 result<nlohmann::json> parse_json(std::string_view body);
 

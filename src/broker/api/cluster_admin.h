@@ -16,6 +16,11 @@
 
 namespace magnetar::broker {
 
+struct admin_reply {
+  int status = 0;
+  std::string body;
+};
+
 struct cluster_leader {
   std::string broker_id;  // host:webPort
   std::string http_url;
@@ -41,6 +46,10 @@ class cluster_admin {
   virtual awaitable<result<cluster_leader>> leader() = 0;
   // Success while this broker holds its metadata session and the store answers.
   virtual awaitable<result<void>> health() = 0;
+  // Sends an admin call (`target`: path and query) to this broker's own admin API,
+  // following its 307s, so that the owner of the topic in the path serves it: how a
+  // partitioned topic's call reaches each partition's owner.
+  virtual awaitable<result<admin_reply>> call_admin(std::string method, std::string target, std::string body) = 0;
 };
 
 }  // namespace magnetar::broker

@@ -69,6 +69,14 @@ awaitable<result<cluster_leader>> cluster_control::leader() {
   co_return cluster_leader{data.value("brokerId", ""), data.value("serviceUrl", "")};
 }
 
+awaitable<result<admin_reply>> cluster_control::call_admin(std::string method, std::string target, std::string body) {
+  MAGNETAR_CO_TRY(self, http::url::parse(self_http_url()));
+  auto reply = co_await _pool.run(
+      [&] { return http::call(self, method, target, body, {.server_name = "the admin API", .max_redirects = 3}); });
+  if (!reply) co_return fail(errc::service_not_ready, reply.error().detail());
+  co_return admin_reply{reply.value().status, std::move(reply.value().body)};
+}
+
 awaitable<result<void>> cluster_control::health() {
   if (!_ownership.session()) co_return fail(errc::service_not_ready, "The broker has no metadata store session");
   auto registered = co_await _store.get(fmt::format("/loadbalance/brokers/{}", _ownership.self().id));

@@ -23,6 +23,7 @@ class cluster_control final : public cluster_admin {
   awaitable<result<void>> split_bundle(std::string namespace_name, std::string bundle, bool unload) override;
   awaitable<result<cluster_leader>> leader() override;
   awaitable<result<void>> health() override;
+  awaitable<result<admin_reply>> call_admin(std::string method, std::string target, std::string body) override;
 
  private:
   // The named bundle, checked to be one of the namespace's.

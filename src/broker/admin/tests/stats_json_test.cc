@@ -200,5 +200,24 @@ TEST(parse_message_id, refuses_an_object_without_ids) {
   EXPECT_EQ(id.error(), errc::invalid_request);
 }
 
+TEST(stats_json, partitions_stats_merge_by_summing_numbers_and_joining_names) {
+  nlohmann::json total;
+  merge_stats_json(total, nlohmann::json::parse(
+                              R"({"msgInCounter": 3, "msgRateIn": 1.5, "publishers": [{"producerName": "a"}],
+                                  "subscriptions": {"s": {"msgBacklog": 2, "type": "Shared"}}})"));
+  merge_stats_json(total, nlohmann::json::parse(
+                              R"({"msgInCounter": 4, "msgRateIn": 0.5, "publishers": [{"producerName": "b"}],
+                                  "subscriptions": {"s": {"msgBacklog": 5, "type": "Shared"}, "t": {"msgBacklog": 1}}})"));
+  EXPECT_EQ(total["msgInCounter"], 7);
+  EXPECT_EQ(total["msgRateIn"], 2.0);
+  EXPECT_EQ(total["publishers"].size(), 2u);
+  EXPECT_EQ(total["subscriptions"]["s"]["msgBacklog"], 7);
+  EXPECT_EQ(total["subscriptions"]["s"]["type"], "Shared");
+  EXPECT_EQ(total["subscriptions"]["t"]["msgBacklog"], 1);
+  nlohmann::json names = nlohmann::json::array({"s"});
+  merge_stats_json(names, nlohmann::json::array({"s", "t"}));
+  EXPECT_EQ(names, nlohmann::json::array({"s", "t"}));
+}
+
 }  // namespace
 }  // namespace magnetar::broker::admin
