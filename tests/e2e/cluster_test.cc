@@ -3,11 +3,31 @@
 // processes at E/W/A 3/3/2 with 6 s ZooKeeper sessions. Topics are served by their
 // bundle's owner, reached through either broker; when the owner is killed (-9) or
 // stopped (SIGTERM), the other takes its bundles and no receipted message is lost.
+#include "broker/tests/raw_client.h"
 #include "tests/e2e/cluster_fixture.h"
 #include "tests/e2e/traffic.h"
 
 namespace magnetar::e2e {
 namespace {
+
+// PRODUCER for `topic` on a connection of its own straight to `broker` (no lookup):
+// the error the broker answers, or ok when it took the producer.
+std::string produce_directly(const standalone_process& broker, const std::string& topic) {
+  const auto& url = broker.service_url();
+  broker::testing::raw_client raw(static_cast<std::uint16_t>(std::stoi(url.substr(url.rfind(':') + 1))));
+  raw.connect();
+  proto::BaseCommand command;
+  command.set_type(proto::BaseCommand::PRODUCER);
+  command.mutable_producer()->set_topic(topic);
+  command.mutable_producer()->set_producer_id(1);
+  command.mutable_producer()->set_request_id(1);
+  raw.send(command);
+  auto answer = raw.next();
+  if (!answer) return "no answer";
+  if (answer->command.type() == proto::BaseCommand::PRODUCER_SUCCESS) return "ok";
+  if (answer->command.type() != proto::BaseCommand::ERROR) return answer->command.DebugString();
+  return proto::ServerError_Name(answer->command.error().error());
+}
 
 TEST_F(cluster, both_brokers_register_and_initializing_again_changes_nothing) {
   const auto listed = get(1, "/admin/v2/brokers/e2e");
@@ -74,8 +94,10 @@ TEST_F(cluster, an_owner_that_lost_its_session_serves_its_topics_no_more) {
   EXPECT_EQ(after.size(), 300u);
   EXPECT_EQ(owner_of("owner-paused", 1 - owner), 1 - owner);
   brokers[owner]->resume();
-  // Woken, the old owner sends lookups to the survivor.
+  // Woken, the old owner sends lookups to the survivor, and takes no producer itself.
   EXPECT_EQ(owner_of("owner-paused", owner), 1 - owner);
+  EXPECT_EQ(produce_directly(*brokers[owner], topic), "ServiceNotReady");
+  EXPECT_EQ(produce_directly(*brokers[1 - owner], topic), "ok");
   std::vector<std::string> expected = before;
   expected.insert(expected.end(), after.begin(), after.end());
   EXPECT_EQ(consume_from_start(brokers[owner]->service_url(), topic, 600), expected);
