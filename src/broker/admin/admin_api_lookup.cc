@@ -25,10 +25,15 @@ awaitable<http_response> admin_api::cluster_lookup(const incoming_request& reque
                                  request.param("topic"), target.value().authoritative);
     co_return moved;
   }
-  co_return json_response(200, dump(json{{"brokerUrl", target.value().broker_url},
-                                         {"brokerUrlSsl", ""},
-                                         {"httpUrl", target.value().http_url},
-                                         {"nativeUrl", target.value().broker_url}}));
+  auto urls = lookup_urls_for(target.value().listeners, request.query_value("listenerName").value_or(""),
+                              {.broker_url = target.value().broker_url, .http_url = target.value().http_url});
+  if (!urls) co_return error_to_response(urls.error());
+  json answer{{"brokerUrl", urls.value().broker_url},
+              {"brokerUrlSsl", ""},
+              {"httpUrl", urls.value().http_url},
+              {"nativeUrl", urls.value().broker_url}};
+  if (!urls.value().broker_url_tls.empty()) answer["brokerUrlTls"] = urls.value().broker_url_tls;
+  co_return json_response(200, dump(answer));
 }
 
 awaitable<http_response> admin_api::lookup_topic(incoming_request request) {

@@ -6,10 +6,12 @@
 #pragma once
 
 #include "base/result.h"
+#include "broker/api/advertised_listeners.h"
 #include "io/asio.h"
 #include "wire/topic_name.h"
 
 #include <string>
+#include <vector>
 
 namespace magnetar::broker {
 
@@ -21,6 +23,9 @@ struct lookup_target {
   std::string http_url;    // http://host:port
   bool redirect = false;
   bool authoritative = true;
+  // That broker's advertisedListeners (their pulsar:// and pulsar+ssl:// URLs), for a
+  // lookup that names one (lookup_urls_for).
+  std::vector<advertised_listener> listeners;
 };
 
 class topic_ownership {

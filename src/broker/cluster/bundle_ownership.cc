@@ -40,6 +40,33 @@ std::uint32_t weight(const std::string& broker_id, const std::string& bundle_key
   return crc.checksum();
 }
 
+// Upstream's advertisedListeners map: {"<name>": {"brokerServiceUrl": ..., "brokerServiceUrlTls": ...}}.
+json listeners_json(const std::vector<advertised_listener>& listeners) {
+  json out = json::object();
+  for (const auto& l : listeners) {
+    json entry = json::object();
+    if (!l.broker_url.empty()) entry["brokerServiceUrl"] = l.broker_url;
+    if (!l.broker_url_tls.empty()) entry["brokerServiceUrlTls"] = l.broker_url_tls;
+    out[l.name] = std::move(entry);
+  }
+  return out;
+}
+
+std::vector<advertised_listener> listeners_of(const json& data) {
+  std::vector<advertised_listener> out;
+  const auto found = data.find("advertisedListeners");
+  if (found == data.end() || !found->is_object()) return out;
+  for (const auto& [name, entry] : found->items()) {
+    if (!entry.is_object()) continue;
+    out.push_back({.name = name,
+                   .broker_url = entry.value("brokerServiceUrl", ""),
+                   .broker_url_tls = entry.value("brokerServiceUrlTls", ""),
+                   .http_url = {},
+                   .https_url = {}});
+  }
+  return out;
+}
+
 double message_rate(const registered_broker& b) {
   return b.load.value("msgRateIn", 0.0) + b.load.value("msgRateOut", 0.0);
 }
@@ -138,6 +165,7 @@ json bundle_ownership::registration_data() const {
   data["persistentTopicsEnabled"] = true;
   data["nonPersistentTopicsEnabled"] = true;
   data["loadReportType"] = "LocalBrokerData";
+  data["advertisedListeners"] = listeners_json(_self.listeners);
   data["lastUpdate"] = base::system_clock().wall_now().time_since_epoch() / std::chrono::milliseconds(1);
   return data;
 }
@@ -207,8 +235,11 @@ awaitable<result<lookup_target>> bundle_ownership::lookup(wire::topic_name topic
   }
   const auto chosen = place(brokers, key);
   if (authoritative || chosen->id == _self.id) co_return co_await acquire(path, ns, range);
-  co_return lookup_target{
-      .broker_url = chosen->broker_url, .http_url = chosen->http_url, .redirect = true, .authoritative = true};
+  co_return lookup_target{.broker_url = chosen->broker_url,
+                          .http_url = chosen->http_url,
+                          .redirect = true,
+                          .authoritative = true,
+                          .listeners = chosen->listeners};
 }
 
 awaitable<result<std::vector<bundle_range>>> bundle_ownership::bundles_of(std::string namespace_name) {
@@ -238,7 +269,11 @@ awaitable<result<lookup_target>> bundle_ownership::owner_at(const std::string& p
   if (data.value("disabled", false)) {
     co_return fail(errc::service_not_ready, fmt::format("Namespace bundle {} is being unloaded", bundle_key));
   }
-  lookup_target owner{.broker_url = data.value("nativeUrl", ""), .http_url = data.value("httpUrl", "")};
+  lookup_target owner{.broker_url = data.value("nativeUrl", ""),
+                      .http_url = data.value("httpUrl", ""),
+                      .redirect = false,
+                      .authoritative = true,
+                      .listeners = listeners_of(data)};
   bool stale = false;
   if (owner.broker_url == _self.broker_url) {
     std::lock_guard lock(_mutex);
@@ -287,7 +322,11 @@ awaitable<result<lookup_target>> bundle_ownership::acquire(const std::string& pa
     co_return fail(errc::service_not_ready, fmt::format("Namespace bundle {} was split; redo the lookup", key));
   }
   spdlog::info("broker {} owns bundle {}", _self.id, key);
-  co_return lookup_target{.broker_url = _self.broker_url, .http_url = _self.http_url};
+  co_return lookup_target{.broker_url = _self.broker_url,
+                          .http_url = _self.http_url,
+                          .redirect = false,
+                          .authoritative = true,
+                          .listeners = _self.listeners};
 }
 
 awaitable<result<void>> bundle_ownership::release(std::string namespace_name, std::optional<bundle_range> only) {
@@ -397,7 +436,7 @@ awaitable<result<std::vector<registered_broker>>> bundle_ownership::registered_b
     if (!node.value()) continue;  // left meanwhile
     const auto data = json::parse(node.value()->value, nullptr, false);
     if (!data.is_object()) continue;
-    out.push_back({id, data.value("pulsarServiceUrl", ""), data.value("webServiceUrl", ""), data});
+    out.push_back({id, data.value("pulsarServiceUrl", ""), data.value("webServiceUrl", ""), listeners_of(data), data});
   }
   co_return out;
 }
@@ -406,7 +445,7 @@ std::string bundle_ownership::owner_data(bool disabled) const {
   return json{{"nativeUrl", _self.broker_url},
               {"httpUrl", _self.http_url},
               {"disabled", disabled},
-              {"advertisedListeners", json::object()}}
+              {"advertisedListeners", listeners_json(_self.listeners)}}
       .dump();
 }
 

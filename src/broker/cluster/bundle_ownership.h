@@ -58,12 +58,14 @@ struct broker_identity {
   std::string id;          // advertisedAddress:webServicePort, upstream's broker id
   std::string broker_url;  // pulsar://advertisedAddress:brokerServicePort
   std::string http_url;    // http://advertisedAddress:webServicePort
+  std::vector<advertised_listener> listeners;  // advertisedListeners
 };
 
 struct registered_broker {
   std::string id;
   std::string broker_url;
   std::string http_url;
+  std::vector<advertised_listener> listeners;
   nlohmann::json load;  // its registration node's data (see load_manager)
 };
 

@@ -88,7 +88,7 @@ result<void> broker_node::start() {
   p.admin->serve_lookups(p.broker->service_url(), p.ownership.get(), p.control.get());
   MAGNETAR_TRY(p.admin->start());
   const cluster::broker_identity self{fmt::format("{}:{}", _config.advertised_address, web_port()),
-                                      p.broker->service_url(), web_service_url()};
+                                      p.broker->service_url(), web_service_url(), _config.advertised_listeners};
   MAGNETAR_TRY(io::block_on(p.shard_set[0], p.ownership->start(self)));
   if (_config.load_balancer_enabled) {
     p.load = std::make_unique<cluster::load_manager>(

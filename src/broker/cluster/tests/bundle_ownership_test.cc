@@ -34,8 +34,14 @@ class bundle_ownership_test : public testing::store_fixture {
     store_fixture::TearDown();
   }
   static broker_identity identity(int i) {
-    return {fmt::format("broker-{}:8080", i), fmt::format("pulsar://broker-{}:6650", i),
-            fmt::format("http://broker-{}:8080", i)};
+    return {fmt::format("broker-{}:8080", i),
+            fmt::format("pulsar://broker-{}:6650", i),
+            fmt::format("http://broker-{}:8080", i),
+            {{.name = "external",
+              .broker_url = fmt::format("pulsar://ext-{}:16650", i),
+              .broker_url_tls = {},
+              .http_url = {},
+              .https_url = {}}}};
   }
   // Follows a redirect once, as a client does.
   lookup_target resolve(int asked, const wire::topic_name& topic) {
@@ -168,6 +174,19 @@ TEST_F(bundle_ownership_test, after_a_split_lookups_use_the_new_boundaries) {
   auto node = run(store->get("/namespace/public/default/" + whole.name()));
   ASSERT_TRUE(node);
   EXPECT_FALSE(node.value().has_value());
+}
+
+TEST_F(bundle_ownership_test, a_lookup_carries_the_owners_advertised_listeners) {
+  for (int asked = 0; asked < 2; ++asked) {
+    const auto owner = resolve(asked, topic(11));
+    const int o = owner.broker_url == identity(0).broker_url ? 0 : 1;
+    ASSERT_EQ(owner.listeners.size(), 1u);
+    EXPECT_EQ(owner.listeners[0].name, "external");
+    EXPECT_EQ(owner.listeners[0].broker_url, fmt::format("pulsar://ext-{}:16650", o));
+  }
+  // A redirect names the placing broker's listeners too.
+  const auto listed = run(brokers[0]->registered_brokers()).value();
+  EXPECT_EQ(listed[1].listeners.at(0).broker_url, "pulsar://ext-1:16650");
 }
 
 TEST_F(bundle_ownership_test, a_loaded_broker_gets_no_new_bundles) {

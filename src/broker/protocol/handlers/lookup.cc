@@ -30,12 +30,17 @@ void cluster_lookup(connection& conn, const proto::CommandLookupTopic& command, 
     auto reply = lookup_reply(command.request_id());
     auto& response = *reply.mutable_lookuptopicresponse();
     auto target = co_await self->broker().ownership()->lookup(name, command.authoritative());
-    if (!target) {
-      set_failed(response, target.error());
+    // At the listener the client names, as the target broker advertises it.
+    auto urls = target ? lookup_urls_for(target.value().listeners, command.advertised_listener_name(),
+                                         {.broker_url = target.value().broker_url})
+                       : result<lookup_urls>(fail(std::move(target).error()));
+    if (!urls) {
+      set_failed(response, urls.error());
     } else {
       response.set_response(target.value().redirect ? proto::CommandLookupTopicResponse::Redirect
                                                     : proto::CommandLookupTopicResponse::Connect);
-      response.set_brokerserviceurl(target.value().broker_url);
+      response.set_brokerserviceurl(urls.value().broker_url);
+      if (!urls.value().broker_url_tls.empty()) response.set_brokerserviceurltls(urls.value().broker_url_tls);
       response.set_authoritative(target.value().authoritative);
     }
     self->send(wire::encode_command(reply));
