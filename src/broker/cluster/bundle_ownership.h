@@ -55,9 +55,9 @@ class namespace_resources;
 namespace magnetar::broker::cluster {
 
 struct broker_identity {
-  std::string id;          // advertisedAddress:webServicePort, upstream's broker id
-  std::string broker_url;  // pulsar://advertisedAddress:brokerServicePort
-  std::string http_url;    // http://advertisedAddress:webServicePort
+  std::string id;                              // advertisedAddress:webServicePort, upstream's broker id
+  std::string broker_url;                      // pulsar://advertisedAddress:brokerServicePort
+  std::string http_url;                        // http://advertisedAddress:webServicePort
   std::vector<advertised_listener> listeners;  // advertisedListeners
 };
 
