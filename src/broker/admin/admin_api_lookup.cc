@@ -13,6 +13,21 @@ namespace magnetar::broker::admin {
 
 using nlohmann::json;
 
+namespace {
+
+// Upstream's LookupData. Upstream leaves out what is not configured, except
+// brokerUrlSsl, which older clients require (and the C++ client requires it or
+// brokerUrlTls).
+json lookup_data(const lookup_urls& urls) {
+  json answer{
+      {"brokerUrl", urls.broker_url}, {"brokerUrlSsl", ""}, {"httpUrl", urls.http_url}, {"nativeUrl", urls.broker_url}};
+  if (!urls.broker_url_tls.empty()) answer["brokerUrlTls"] = urls.broker_url_tls;
+  if (!urls.http_url_tls.empty()) answer["httpUrlTls"] = urls.http_url_tls;
+  return answer;
+}
+
+}  // namespace
+
 // In a cluster: the owner's URLs, or a 307 to the broker that will place the bundle
 // (upstream's redirect, with authoritative set as its LOOKUP does).
 awaitable<http_response> admin_api::cluster_lookup(const incoming_request& request, const wire::topic_name& topic) {
@@ -28,12 +43,7 @@ awaitable<http_response> admin_api::cluster_lookup(const incoming_request& reque
   auto urls = lookup_urls_for(target.value().listeners, request.query_value("listenerName").value_or(""),
                               {.broker_url = target.value().broker_url, .http_url = target.value().http_url});
   if (!urls) co_return error_to_response(urls.error());
-  json answer{{"brokerUrl", urls.value().broker_url},
-              {"brokerUrlSsl", ""},
-              {"httpUrl", urls.value().http_url},
-              {"nativeUrl", urls.value().broker_url}};
-  if (!urls.value().broker_url_tls.empty()) answer["brokerUrlTls"] = urls.value().broker_url_tls;
-  co_return json_response(200, dump(answer));
+  co_return json_response(200, dump(lookup_data(urls.value())));
 }
 
 awaitable<http_response> admin_api::lookup_topic(incoming_request request) {
@@ -62,15 +72,7 @@ awaitable<http_response> admin_api::lookup_topic(incoming_request request) {
       _urls.listeners, request.query_value("listenerName").value_or(""),
       {.broker_url = _urls.broker_url, .http_url = fmt::format("http://{}:{}", _urls.advertised_address, web_port)});
   if (!urls) co_return error_to_response(urls.error());
-  // Upstream leaves out what is not configured, except brokerUrlSsl, which older
-  // clients require (and the C++ client requires it or brokerUrlTls).
-  json answer{{"brokerUrl", urls.value().broker_url},
-              {"brokerUrlSsl", ""},
-              {"httpUrl", urls.value().http_url},
-              {"nativeUrl", urls.value().broker_url}};
-  if (!urls.value().broker_url_tls.empty()) answer["brokerUrlTls"] = urls.value().broker_url_tls;
-  if (!urls.value().http_url_tls.empty()) answer["httpUrlTls"] = urls.value().http_url_tls;
-  co_return json_response(200, dump(answer));
+  co_return json_response(200, dump(lookup_data(urls.value())));
 }
 
 }  // namespace magnetar::broker::admin
