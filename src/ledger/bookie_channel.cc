@@ -5,6 +5,7 @@
 #include "io/run_on.h"
 
 #include <fmt/format.h>
+#include <google/protobuf/io/coded_stream.h>
 #include <spdlog/spdlog.h>
 
 namespace magnetar::ledger::detail {
@@ -19,6 +20,34 @@ constexpr auto sweep_interval = std::chrono::milliseconds(200);
 void append_frame(std::string& out, const bp::request& request) {
   const auto size = request.ByteSizeLong();
   request.SerializeToArray(io::append_frame_header(out, size), static_cast<int>(size));
+}
+
+// An add whose body comes separately: the request (its add's body empty), then a
+// second `add` field holding only the body, which the bookie's parser merges into the
+// first (protobuf merges repeated occurrences of an embedded message; the later body
+// wins). The body is copied once, into the outbox; built into the request it was
+// copied into the request, zero-filled and copied again into the frame, for each
+// bookie of the ensemble (at 1 MiB entries, most of the owning broker's shard).
+void append_add_frame(std::string& out, const bp::request& request, std::string_view body) {
+  using coded = google::protobuf::io::CodedOutputStream;
+  constexpr std::uint8_t add_tag = (10 << 3) | 2;  // request.add, length-delimited
+  constexpr std::uint8_t body_tag = (4 << 3) | 2;  // add_request.body
+  const std::string head = request.SerializeAsString();
+  const auto body_size = static_cast<std::uint32_t>(body.size());
+  const std::uint32_t inner = 1 + coded::VarintSize32(body_size) + body_size;
+  const std::size_t total = head.size() + 1 + coded::VarintSize32(inner) + inner;
+  std::uint8_t prefix[4 + 1 + 5 + 1 + 5];
+  std::uint8_t* at = prefix;
+  for (int shift = 24; shift >= 0; shift -= 8) *at++ = static_cast<std::uint8_t>(total >> shift);
+  out.append(reinterpret_cast<const char*>(prefix), 4);
+  out.append(head);
+  at = prefix;
+  *at++ = add_tag;
+  at = coded::WriteVarint32ToArray(inner, at);
+  *at++ = body_tag;
+  at = coded::WriteVarint32ToArray(body_size, at);
+  out.append(reinterpret_cast<const char*>(prefix), static_cast<std::size_t>(at - prefix));
+  out.append(body);
 }
 
 }  // namespace
@@ -43,35 +72,41 @@ struct bookie_channel::function_sink final : answer_sink {
 bookie_channel::bookie_channel(asio::any_io_executor executor, io::shard* home, remote_bookie_options options)
     : _executor(std::move(executor)), _home(home), _options(std::move(options)), _socket(_executor) {}
 
-awaitable<result<bp::response>> bookie_channel::call(bp::request request) {
+awaitable<result<bp::response>> bookie_channel::call(bp::request request, std::optional<wire::shared_bytes> add_body) {
   // The initiation captures by reference only (see io/run_on.h on GCC 12): this
   // coroutine stays suspended, and `request` alive, until it has run.
   co_return co_await asio::async_initiate<decltype(asio::use_awaitable), void(result<bp::response>)>(
       [&](auto handler) {
         auto sink = std::make_unique<handler_sink<decltype(handler)>>(std::move(handler));
         if (_home != nullptr && _home->is_current()) {
-          submit(std::move(sink), std::move(request));
+          submit(std::move(sink), std::move(request), std::move(add_body));
           return;
         }
-        asio::post(_executor,
-                   [self = shared_from_this(), sink = std::move(sink), request = std::move(request)]() mutable {
-                     self->submit(std::move(sink), std::move(request));
-                   });
+        asio::post(_executor, [self = shared_from_this(), sink = std::move(sink), request = std::move(request),
+                               add_body = std::move(add_body)]() mutable {
+          self->submit(std::move(sink), std::move(request), std::move(add_body));
+        });
       },
       asio::use_awaitable);
 }
 
-void bookie_channel::call_here(bp::request request, std::function<void(result<bp::response>)> done) {
+void bookie_channel::call_here(bp::request request, std::optional<wire::shared_bytes> add_body,
+                               std::function<void(result<bp::response>)> done) {
   MAGNETAR_ASSERT(_home != nullptr && _home->is_current(), "bookie {}: call_here off the channel's shard",
                   _options.address);
-  submit(std::make_unique<function_sink>(std::move(done)), std::move(request));
+  submit(std::make_unique<function_sink>(std::move(done)), std::move(request), std::move(add_body));
 }
 
-void bookie_channel::submit(std::unique_ptr<answer_sink> sink, bp::request request) {
+void bookie_channel::submit(std::unique_ptr<answer_sink> sink, bp::request request,
+                            std::optional<wire::shared_bytes> add_body) {
   const auto txn = _next_txn++;
   request.set_txn_id(txn);
   _in_flight.emplace(txn, pending{std::move(sink), std::chrono::steady_clock::now() + _options.timeout});
-  append_frame(_outbox, request);
+  if (add_body) {
+    append_add_frame(_outbox, request, add_body->as_chars());
+  } else {
+    append_frame(_outbox, request);
+  }
   if (!_sweeping) {
     _sweeping = true;
     io::spawn(_executor, [self = shared_from_this()]() { return self->sweep_loop(); });

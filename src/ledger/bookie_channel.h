@@ -11,6 +11,7 @@
 #include "io/shard.h"
 #include "ledger/remote_bookie_client.h"
 #include "proto/bookie_protocol.pb.h"
+#include "wire/shared_bytes.h"
 
 #include <chrono>
 #include <cstdint>
@@ -28,10 +29,13 @@ class bookie_channel : public std::enable_shared_from_this<bookie_channel> {
   bookie_channel(asio::any_io_executor executor, io::shard* home, remote_bookie_options options);
 
   // The answer (any status), or why none came (connect, broken connection, timeout).
-  awaitable<result<bookie_protocol::response>> call(bookie_protocol::request request);
+  // `add_body`: an add's body, sent without a copy into the request (see append_frame).
+  awaitable<result<bookie_protocol::response>> call(bookie_protocol::request request,
+                                                    std::optional<wire::shared_bytes> add_body = std::nullopt);
   // The same for a caller on the channel's own thread that wants no
   // coroutine: `done` runs there, from the read loop, never before this returns.
-  void call_here(bookie_protocol::request request, std::function<void(result<bookie_protocol::response>)> done);
+  void call_here(bookie_protocol::request request, std::optional<wire::shared_bytes> add_body,
+                 std::function<void(result<bookie_protocol::response>)> done);
   // Closes the connection; calls in flight fail. On the channel's executor.
   void close();
   const asio::any_io_executor& executor() const { return _executor; }
@@ -52,7 +56,8 @@ class bookie_channel : public std::enable_shared_from_this<bookie_channel> {
     std::chrono::steady_clock::time_point deadline;
   };
 
-  void submit(std::unique_ptr<answer_sink> sink, bookie_protocol::request request);
+  void submit(std::unique_ptr<answer_sink> sink, bookie_protocol::request request,
+              std::optional<wire::shared_bytes> add_body);
   awaitable<void> connect_and_read();
   awaitable<void> write_loop();
   awaitable<void> sweep_loop();

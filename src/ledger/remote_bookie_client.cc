@@ -68,14 +68,13 @@ detail::bookie_channel& remote_bookie_client::channel() {
 
 namespace {
 
-bp::request add_of(ledger_id ledger, entry_id entry, entry_id lac, const wire::shared_bytes& payload,
-                   bookie::add_mode mode) {
+bp::request add_of(ledger_id ledger, entry_id entry, entry_id lac, bookie::add_mode mode) {
   bp::request request;
   auto* add = request.mutable_add();
   add->set_ledger_id(ledger.value());
   add->set_entry_id(entry.value());
   add->set_last_add_confirmed(lac.value());
-  add->set_body(std::string(payload.as_chars()));
+  add->set_body(std::string());  // sent beside the request (bookie_channel::call's add_body)
   if (mode == bookie::add_mode::recovery) add->set_recovery_add(true);
   return request;
 }
@@ -84,7 +83,7 @@ bp::request add_of(ledger_id ledger, entry_id entry, entry_id lac, const wire::s
 
 awaitable<result<void>> remote_bookie_client::add_entry(ledger_id ledger, entry_id entry, entry_id lac,
                                                         wire::shared_bytes payload, bookie::add_mode mode) {
-  MAGNETAR_CO_TRY(response, co_await channel().call(add_of(ledger, entry, lac, payload, mode)));
+  MAGNETAR_CO_TRY(response, co_await channel().call(add_of(ledger, entry, lac, mode), std::move(payload)));
   if (response.status() != bp::BK_EOK) co_return fail(error_of(response, _options.address));
   co_return success();
 }
@@ -97,7 +96,7 @@ void remote_bookie_client::start_add_entry(ledger_id ledger, entry_id entry, ent
     bookie_client::start_add_entry(ledger, entry, lac, std::move(payload), mode, std::move(executor), std::move(done));
     return;
   }
-  here.call_here(add_of(ledger, entry, lac, payload, mode),
+  here.call_here(add_of(ledger, entry, lac, mode), std::move(payload),
                  [this, done = std::move(done)](result<bp::response> response) {
                    if (!response) return done(fail(std::move(response).error()));
                    if (response.value().status() != bp::BK_EOK)
