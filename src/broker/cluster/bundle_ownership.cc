@@ -67,27 +67,25 @@ std::vector<advertised_listener> listeners_of(const json& data) {
   return out;
 }
 
-double message_rate(const registered_broker& b) {
-  return b.load.value("msgRateIn", 0.0) + b.load.value("msgRateOut", 0.0);
-}
-
 // Among the brokers within 10% (or 100 msg/s) of the least loaded, the one rendezvous
 // hashing ranks first for the bundle: bundles spread evenly while the load is even,
 // and a loaded broker gets none of them.
 std::vector<registered_broker>::const_iterator place(const std::vector<registered_broker>& brokers,
                                                      const std::string& bundle_key) {
-  double least = message_rate(brokers.front());
-  for (const auto& b : brokers) least = std::min(least, message_rate(b));
+  double least = message_rate(brokers.front().load);
+  for (const auto& b : brokers) least = std::min(least, message_rate(b.load));
   const double ceiling = std::max(least * 1.1, least + 100);
   auto chosen = brokers.end();
   for (auto it = brokers.begin(); it != brokers.end(); ++it) {
-    if (message_rate(*it) > ceiling) continue;
+    if (message_rate(it->load) > ceiling) continue;
     if (chosen == brokers.end() || weight(it->id, bundle_key) > weight(chosen->id, bundle_key)) chosen = it;
   }
   return chosen;
 }
 
 }  // namespace
+
+double message_rate(const json& load) { return load.value("msgRateIn", 0.0) + load.value("msgRateOut", 0.0); }
 
 bundle_ownership::bundle_ownership(meta::store& store, namespace_resources& resources, asio::any_io_executor executor,
                                    std::chrono::milliseconds session_timeout,

@@ -69,6 +69,9 @@ struct registered_broker {
   nlohmann::json load;  // its registration node's data (see load_manager)
 };
 
+// A load report's (or a bundle's lastStats entry's) message rate: msgRateIn + msgRateOut.
+double message_rate(const nlohmann::json& load);
+
 class bundle_ownership final : public topic_ownership {
  public:
   // `unload_unowned` closes every loaded topic this broker no longer owns (see owns()).

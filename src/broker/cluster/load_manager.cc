@@ -39,8 +39,6 @@ double process_cpu_seconds() {
   return (utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
 }
 
-double rate_of(const json& stats) { return stats.value("msgRateIn", 0.0) + stats.value("msgRateOut", 0.0); }
-
 }  // namespace
 
 load_manager::load_manager(meta::store& store, bundle_ownership& ownership, topic_admin& topics, unloader unload,
@@ -150,7 +148,7 @@ awaitable<void> load_manager::shed() {
   double total = 0;
   std::map<std::string, double> smoothed;
   for (const auto& b : brokers.value()) {
-    const double now = rate_of(b.load);
+    const double now = message_rate(b.load);
     const auto previous = _smoothed.find(b.id);
     smoothed[b.id] = previous == _smoothed.end() ? now : h * previous->second + (1 - h) * now;
     total += smoothed[b.id];
@@ -169,7 +167,7 @@ awaitable<void> load_manager::shed() {
     if (!stats.is_object() || stats.size() < 2) continue;
     std::vector<std::pair<double, std::string>> candidates;
     for (const auto& [key, bundle] : stats.items()) {
-      const double rate = rate_of(bundle);
+      const double rate = message_rate(bundle);
       if (rate > 0 && rate <= excess && !_moved.count(key)) candidates.emplace_back(rate, key);
     }
     if (candidates.empty()) continue;

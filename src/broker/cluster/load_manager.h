@@ -64,10 +64,9 @@ class load_manager {
   void start();
   awaitable<void> stop();
 
-  // This broker's load now, as it reports it (for tests and the report).
-  awaitable<nlohmann::json> measure();
-
  private:
+  // This broker's load now, as it reports it.
+  awaitable<nlohmann::json> measure();
   // Holds its pass until stop() ends it.
   awaitable<void> run(io::gate::pass pass);
   awaitable<void> elect();
