@@ -29,6 +29,17 @@ void add_launcher_commands([[maybe_unused]] CLI::App& app, [[maybe_unused]] laun
       ->check(CLI::Range(0, 19));
   // A test hook, hidden from --help (an empty group): the run must then fail.
   run->add_flag("--drop-one-message", o.drop_one_message, "The applications forget one message")->group("");
+  run->add_flag("--leave-running", o.leave_running,
+                "Keep a cluster the launcher started running after the run (stop it with `cluster down RUN_DIR`)");
+  run->add_flag("--no-namespaces", o.no_namespaces,
+                "Run a cluster's processes on 127.0.0.1 with ports of their own, without network namespaces");
+  auto* cluster = app.add_subcommand("cluster", "Clusters the launcher started and left running (--leave-running)");
+  cluster->require_subcommand(1);
+  commands.cluster_down_command =
+      cluster->add_subcommand("down", "Stop a cluster left running: its processes, then its network namespaces");
+  commands.cluster_down_command->add_option("RUN_DIR", commands.cluster_run_dir, "The run directory (has cluster.json)")
+      ->required()
+      ->check(CLI::ExistingDirectory);
 
   auto* report = commands.report_command =
       app.add_subcommand("report", "Write a run directory's report (README.md, index.html, charts) again");
@@ -49,6 +60,8 @@ int run_launcher_command([[maybe_unused]] const launcher_commands& commands) {
 #ifdef MAGNETAR_PERF_LAUNCHER_RUN
   if (commands.run_command != nullptr && commands.run_command->parsed()) return run_scenario(commands.run);
   if (commands.compare_command != nullptr && commands.compare_command->parsed()) return run_compare(commands.compare);
+  if (commands.cluster_down_command != nullptr && commands.cluster_down_command->parsed())
+    return run_cluster_down(commands.cluster_run_dir);
   if (commands.report_command != nullptr && commands.report_command->parsed())
     return run_report(commands.report_run_dir);
 #endif

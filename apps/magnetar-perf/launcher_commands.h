@@ -1,4 +1,4 @@
-// launcher_commands: the `run`, `report` and `compare` subcommands (src/perf/launcher). They exist
+// launcher_commands: the `run`, `report`, `compare` and `cluster down` subcommands (src/perf/launcher). They exist
 // once the launcher's run flow is built (MAGNETAR_PERF_LAUNCHER_RUN); before that
 // add_launcher_commands() adds nothing.
 #pragma once
@@ -13,6 +13,8 @@ struct launcher_commands {
   CLI::App* run_command = nullptr;
   CLI::App* compare_command = nullptr;
   CLI::App* report_command = nullptr;
+  CLI::App* cluster_down_command = nullptr;
+  std::filesystem::path cluster_run_dir;
   launcher_options run;
   compare_options compare;
   std::filesystem::path report_run_dir;

@@ -5,6 +5,13 @@
 #include "perf/workload/priority.h"
 
 #include <fmt/format.h>
+#include <spdlog/sinks/basic_file_sink.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
 
 namespace magnetar::perf {
 
@@ -26,6 +33,34 @@ void add_workload_commands(CLI::App& app, workload_commands& commands) {
                              "Test hook: forget one received message so that the run must fail");
 }
 
+namespace {
+
+// The client library's own lines (reconnections, timeouts, lookups) go to
+// <output>/pulsar-client.log.txt, as upstream's framework keeps them, at the level of
+// PULSAR_CLIENT_LOG_LEVEL (or MAGNETAR_CLIENT_LOG_LEVEL): trace, debug, info, warn
+// (the default), error or off.
+void log_client_to_file(const std::filesystem::path& output) {
+  std::string level_name = "warn";
+  for (const char* variable : {"MAGNETAR_CLIENT_LOG_LEVEL", "PULSAR_CLIENT_LOG_LEVEL"}) {
+    if (const char* value = std::getenv(variable); value != nullptr && *value != '\0') level_name = value;
+  }
+  std::transform(level_name.begin(), level_name.end(), level_name.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const auto level = spdlog::level::from_str(level_name);
+  std::error_code ec;
+  std::filesystem::create_directories(output, ec);
+  try {
+    auto logger = spdlog::basic_logger_mt("pulsar-client", (output / "pulsar-client.log.txt").string());
+    logger->set_level(level);
+    logger->flush_on(spdlog::level::warn);
+    spdlog::set_default_logger(std::move(logger));
+  } catch (const spdlog::spdlog_ex& e) {
+    fmt::print(stderr, "magnetar-perf: client log stays on stderr: {}\n", e.what());
+  }
+}
+
+}  // namespace
+
 int run_workload_command(const workload_commands& commands) {
   if (!commands.produce->parsed() && !commands.consume->parsed()) return -1;
   auto options = commands.options;
@@ -35,6 +70,7 @@ int run_workload_command(const workload_commands& commands) {
   if (auto lowered = lower_priority(options.nice); !lowered) {
     fmt::print(stderr, "magnetar-perf: could not lower this workload's priority: {}\n", lowered.error().message());
   }
+  log_client_to_file(options.output);
   return commands.produce->parsed() ? run_gateways(options) : run_applications(options);
 }
 

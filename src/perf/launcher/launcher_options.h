@@ -25,6 +25,12 @@ struct launcher_options {
   // the larger weight, the load generators what it leaves. 0 runs them alongside.
   int workload_nice = 10;
   bool drop_one_message = false;  // hidden test hook, passed to iot-consume
+  // --leave-running: a cluster the launcher started stays up after the run
+  // (`magnetar-perf cluster down RUN_DIR` stops it).
+  bool leave_running = false;
+  // --no-namespaces: a cluster's processes run on 127.0.0.1 even where network namespaces
+  // could be made (what happens without the privileges for them).
+  bool no_namespaces = false;
 };
 
 struct compare_options {

@@ -20,6 +20,7 @@ nlohmann::json to_json(const run_info& info) {
           {"serviceUrl", info.service_url},
           {"adminUrl", info.admin_url},
           {"standalone", info.standalone},
+          {"cluster", info.cluster},
           {"workloadNice", info.workload_nice},
           {"host", to_json(info.host)},
           {"magnetarVersion", info.magnetar_version},

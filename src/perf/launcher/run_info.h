@@ -24,8 +24,9 @@ struct run_info {
   std::chrono::system_clock::time_point finished_at;
   std::string service_url;
   std::string admin_url;
-  bool standalone = false;
-  int workload_nice = 0;  // the workloads' nice steps below the launcher, as the kernel allows them
+  bool standalone = false;  // the launcher started a standalone
+  bool cluster = false;     // the launcher started a cluster (cluster.json describes it)
+  int workload_nice = 0;    // the workloads' nice steps below the launcher, as the kernel allows them
   host_info host;
   std::string magnetar_version;
   run_verdict verdict;

@@ -5,7 +5,7 @@
 // Thread-safety: pure functions.
 #pragma once
 
-#include "perf/launcher/child_process.h"
+#include "perf/cluster/child_process.h"
 #include "perf/launcher/launcher_options.h"
 
 #include <filesystem>

@@ -4,6 +4,7 @@
 
 #include "base/version.h"
 #include "http/url.h"
+#include "perf/cluster/cluster_json.h"
 #include "perf/launcher/admin_requests.h"
 #include "perf/launcher/console_log.h"
 #include "perf/launcher/host_info.h"
@@ -11,8 +12,8 @@
 #include "perf/launcher/run_directory.h"
 #include "perf/launcher/run_info.h"
 #include "perf/launcher/run_plan.h"
+#include "perf/launcher/run_target.h"
 #include "perf/launcher/run_verdict.h"
-#include "perf/launcher/standalone_process.h"
 #include "perf/launcher/topic_stats_sampler.h"
 #include "perf/measure/device_state.h"
 #include "perf/measure/events_log.h"
@@ -60,7 +61,7 @@ fs::path self_executable() {
 // made up for by the other, which would only wait for its timeout: it is stopped then.
 void wait_for_workloads(child_process& gateways, child_process& applications, workload_outcome& gateways_outcome,
                         workload_outcome& applications_outcome, std::chrono::steady_clock::time_point deadline,
-                        int timeout_seconds, console_log& console) {
+                        int timeout_seconds, console_log& console, const std::function<void()>& each_second) {
   std::optional<int> g, a;
   std::string reason;
   while (!g || !a) {
@@ -76,6 +77,7 @@ void wait_for_workloads(child_process& gateways, child_process& applications, wo
     const auto slice = std::min(deadline, std::chrono::steady_clock::now() + std::chrono::seconds(1));
     if (!g) g = gateways.wait_until(slice);
     if (!a) a = applications.wait_until(g ? slice : std::chrono::steady_clock::time_point::min());
+    each_second();
     if ((g && *g == 1 && !a) || (a && *a == 1 && !g)) {
       reason = fmt::format("the {} failed", g ? "gateways" : "applications");
       break;
@@ -118,11 +120,6 @@ application_outcome judge_application(const fs::path& run_dir, const std::string
   return out;
 }
 
-struct cluster_urls {
-  std::string service_url;
-  std::string admin_url;
-};
-
 }  // namespace
 
 int run_scenario(const launcher_options& options) {
@@ -140,15 +137,7 @@ int run_scenario(const launcher_options& options) {
   if (!parsed) return refuse(parsed.error().message());
   const scenario_settings& settings = parsed.value();
   const auto& iot = settings.iot;
-  const bool own_standalone = !options.service_url;
-  fs::path magnetar_bin;
-  if (own_standalone) {
-    if (auto honoured = check_standalone_cluster(settings.cluster); !honoured)
-      return refuse(honoured.error().message());
-    auto found = find_magnetar_binary(options.magnetar_bin);
-    if (!found) return refuse(found.error().message());
-    magnetar_bin = std::move(found).value();
-  }
+  if (auto ready = run_target::check(settings.cluster, options); !ready) return refuse(ready.error().message());
   std::optional<http::url> admin;
   if (options.admin_url) {
     auto endpoint = http::url::parse(*options.admin_url, 80, "admin URL");
@@ -182,36 +171,27 @@ int run_scenario(const launcher_options& options) {
                 .name = name,
                 .scenario = fs::absolute(options.scenario),
                 .started_at = started_at,
-                .standalone = own_standalone,
                 .workload_nice = available_nice_steps(options.workload_nice),
                 .host = read_host_info(),
                 .magnetar_version = std::string(base::version())};
   std::vector<std::string> setup_failures;
-  std::optional<standalone_process> standalone;
-  if (own_standalone) {
-    auto conf = make_standalone_conf(settings.cluster.brokers.env);
-    for (const auto& note : conf.notes) console.line(note);
-    auto started = standalone_process::start(
-        {.magnetar_bin = magnetar_bin, .directory = run.root / "standalone", .conf = std::move(conf)});
-    if (started) {
-      standalone.emplace(std::move(started).value());
-      for (const auto& warning : standalone->warnings()) console.line(warning);
-      info.service_url = standalone->service_url();
-      info.admin_url = standalone->admin_url();
+  auto target = run_target::start(settings.cluster, options, run.root, run.run_id, console);
+  if (target) {
+    info.service_url = target.value()->service_url();
+    info.admin_url = target.value()->admin_url();
+    info.standalone = target.value()->is_standalone();
+    info.cluster = target.value()->is_cluster();
+    if (!options.service_url) {
       admin = http::url::parse(info.admin_url).value();
-      console.line(fmt::format("standalone ready: {} {}", info.service_url, info.admin_url));
-      log_event("standalone-ready");
-    } else {
-      setup_failures.push_back(fmt::format("standalone: {}", started.error().message()));
+      log_event(info.standalone ? "standalone-ready" : "cluster-ready");
     }
+    result<bool> made = false;
+    const auto reached =
+        target.value()->from_monitor([&] { made = ensure_namespace(*admin, iot.topics.prefix + "0"); });
+    if (!reached) made = reached.error();
+    if (!made) console.error_line(fmt::format("warning: {}", made.error().message()));
   } else {
-    info.service_url = *options.service_url;
-    info.admin_url = *options.admin_url;
-  }
-  if (setup_failures.empty()) {
-    if (auto made = ensure_namespace(*admin, iot.topics.prefix + "0"); !made) {
-      console.error_line(fmt::format("warning: {}", made.error().message()));
-    }
+    setup_failures.push_back(target.error().detail());
   }
 
   verdict_inputs inputs{.timeout_seconds = iot.timeout_seconds};
@@ -223,11 +203,14 @@ int run_scenario(const launcher_options& options) {
                                .run_id = run.run_id,
                                .service_url = info.service_url,
                                .nice = options.workload_nice};
-    auto applications = child_process::start(
-        workload_spec(workload_kind::applications, paths, options.drop_one_message, iot.applications.env));
-    auto gateways = applications
-                        ? child_process::start(workload_spec(workload_kind::gateways, paths, false, iot.gateways.env))
-                        : result<child_process>(applications.error());
+    auto& system = *target.value();
+    auto applications_spec =
+        workload_spec(workload_kind::applications, paths, options.drop_one_message, iot.applications.env);
+    applications_spec.network_namespace = system.client_namespace("applications");
+    auto gateways_spec = workload_spec(workload_kind::gateways, paths, false, iot.gateways.env);
+    gateways_spec.network_namespace = system.client_namespace("gateways");
+    auto applications = child_process::start(applications_spec);
+    auto gateways = applications ? child_process::start(gateways_spec) : result<child_process>(applications.error());
     if (!gateways) {
       setup_failures.push_back(fmt::format("workloads: {}", gateways.error().message()));
     } else {
@@ -239,7 +222,8 @@ int run_scenario(const launcher_options& options) {
                                    .topics = std::move(topics),
                                    .csv_file = run.root / "topic-stats.csv",
                                    .metrics_csv_file = run.root / "broker-metrics.csv",
-                                   .on_error = [&](std::string_view m) { console.error_line(m); }});
+                                   .on_error = [&](std::string_view m) { console.error_line(m); },
+                                   .network_namespace = system.client_namespace("monitor")});
       if (auto sampling = sampler.start(); !sampling) console.error_line(sampling.error().message());
       progress_monitor progress({.run_dir = run.root,
                                  .interval = std::chrono::seconds(options.progress_interval_seconds),
@@ -248,8 +232,16 @@ int run_scenario(const launcher_options& options) {
       progress.start();
       const auto deadline =
           std::chrono::steady_clock::now() + std::chrono::seconds(iot.timeout_seconds + workload_grace_seconds);
+      // A node that ends mid-run (a crash, or a fault's kill) is an event of the run; the
+      // verdict still comes from the messages.
+      const auto watch_nodes = [&] {
+        for (const auto& [node, code] : system.newly_exited_nodes()) {
+          console.error_line(fmt::format("warning: cluster node {} exited with code {}", node, code));
+          log_event(fmt::format("node-exited-{}", node));
+        }
+      };
       wait_for_workloads(gateways.value(), applications.value(), inputs.gateways, inputs.applications, deadline,
-                         iot.timeout_seconds, console);
+                         iot.timeout_seconds, console, watch_nodes);
       progress.stop();
       progress.print_line();
       sampler.stop();
@@ -274,11 +266,12 @@ int run_scenario(const launcher_options& options) {
   if (interrupted != 0) info.verdict.failures.insert(info.verdict.failures.begin(), "interrupted (SIGINT/SIGTERM)");
   info.verdict.passed = info.verdict.failures.empty();
 
-  if (standalone) {
-    const int code = standalone->stop();
-    if (code != 0)
-      console.error_line(fmt::format("warning: the standalone exited with code {} (see {})", code,
-                                     (run.root / "standalone" / "standalone.log").string()));
+  if (target) {
+    if (options.leave_running) {
+      target.value()->leave_running(console, run.root);
+    } else {
+      target.value()->stop(console);
+    }
   }
   info.finished_at = std::chrono::system_clock::now();
   log_event("run-finished");
@@ -310,6 +303,16 @@ int run_report(const std::filesystem::path& run_dir) {
     return exit_failed;
   }
   fmt::print("report: {}\n", written.value().string());
+  return exit_passed;
+}
+
+int run_cluster_down(const std::filesystem::path& run_dir) {
+  auto down = cluster_down(run_dir, std::chrono::seconds(20), [](std::string_view line) { fmt::print("{}\n", line); });
+  if (!down) {
+    fmt::print(stderr, "magnetar-perf cluster down: {}\n", down.error().message());
+    return exit_failed;
+  }
+  fmt::print("cluster of {} stopped\n", run_dir.string());
   return exit_passed;
 }
 

@@ -1,4 +1,4 @@
-// run_scenario: the `run` and `compare` subcommands of magnetar-perf.
+// run_scenario: the `run`, `report`, `compare` and `cluster down` subcommands of magnetar-perf.
 //
 // run_scenario() runs one scenario from its file to its report: resolve and validate the
 // scenario, create the run directory, start a standalone (unless given URLs), start the
@@ -21,5 +21,7 @@ int run_compare(const compare_options& options);
 // `magnetar-perf report RUN_DIR`: writes the run's report again from its files (after an
 // upgrade, or for a run whose launcher was stopped before it wrote one).
 int run_report(const std::filesystem::path& run_dir);
+// `magnetar-perf cluster down RUN_DIR`: stops a cluster a run left running (cluster.json).
+int run_cluster_down(const std::filesystem::path& run_dir);
 
 }  // namespace magnetar::perf

@@ -2,6 +2,7 @@
 
 #include "base/errc.h"
 #include "http/client.h"
+#include "perf/cluster/network_namespace.h"
 #include "perf/launcher/admin_requests.h"
 
 #include <fmt/format.h>
@@ -92,6 +93,12 @@ std::optional<std::int64_t> topic_stats_sampler::latest_backlog() const {
 }
 
 void topic_stats_sampler::run() {
+  if (!_options.network_namespace.empty()) {
+    if (auto entered = enter_network_namespace(_options.network_namespace); !entered) {
+      if (_errors.fetch_add(1) == 0 && _options.on_error) _options.on_error(entered.error().message());
+      return;
+    }
+  }
   auto next = std::chrono::steady_clock::now();
   std::unique_lock lock(_mutex);
   while (!_stopping) {
@@ -115,7 +122,8 @@ void topic_stats_sampler::sample_once() {
   std::int64_t rows = 0;
   for (std::size_t i = 0; i < _paths.size(); ++i) {
     const auto& topic = _options.topics[i];
-    auto reply = http::call(_options.admin, "GET", _paths[i], {}, {.timeout = _options.request_timeout});
+    auto reply =
+        http::call(_options.admin, "GET", _paths[i], {}, {.timeout = _options.request_timeout, .max_redirects = 3});
     std::optional<std::string> failure;
     if (!reply) {
       failure = reply.error().message();

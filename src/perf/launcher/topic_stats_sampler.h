@@ -60,6 +60,9 @@ struct topic_stats_sampler_options {
   std::chrono::milliseconds interval{1000};
   std::chrono::milliseconds request_timeout{2000};
   std::function<void(std::string_view)> on_error;  // the first failure, once
+  // The network namespace the requests come from (a launched cluster's monitor); empty:
+  // the launcher's.
+  std::filesystem::path network_namespace;
 };
 
 class topic_stats_sampler {

@@ -44,9 +44,10 @@ result<YAML::Node> resolve_scenario(const std::filesystem::path& file, const sce
 
 result<scenario_settings> parse_settings(const YAML::Node& resolved);
 
-// What a launcher that starts a standalone can honour: one broker and one bookie. A run
-// against a given --service-url doesn't call it, so its scenario may say any replicas.
-result<void> check_standalone_cluster(const cluster_settings& cluster);
+// What the launcher checks before it starts a cluster of its own: a ledger's ensemble
+// (managedLedgerDefaultEnsembleSize in the brokers' env) fits in the bookies. A run
+// against a given --service-url doesn't call it.
+result<void> check_cluster(const cluster_settings& cluster);
 
 std::string emit_yaml(const YAML::Node& node);
 

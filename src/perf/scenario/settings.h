@@ -24,9 +24,19 @@ struct node_group_settings {
   std::map<std::string, std::string> env;
 };
 
+// `cluster.brokers.bootstrap`: the service URL the workloads get names the first broker
+// only, or every broker (so that a cut-off broker is not the clients' only way in).
+enum class bootstrap_brokers { single, all };
+
 struct cluster_settings {
   node_group_settings brokers;
   node_group_settings bookies;
+  int zookeeper_replicas = 1;  // `cluster.zookeeper.replicas`: 1, or 3 for an ensemble
+  bootstrap_brokers bootstrap = bootstrap_brokers::single;
+
+  // One broker, one bookie and one ZooKeeper server: the launcher runs a standalone (the
+  // fastest set-up); anything else is a cluster of processes.
+  bool standalone() const { return brokers.replicas == 1 && bookies.replicas == 1 && zookeeper_replicas == 1; }
 };
 
 struct warmup_settings {

@@ -13,10 +13,24 @@ namespace {
 // A message's body and header are at most the broker's default maxMessageSize (5 MiB).
 constexpr std::int64_t max_payload_size = 5 * 1024 * 1024;
 
-void read_node_group(settings_reader cluster, std::string_view key, node_group_settings& out) {
-  auto group = cluster.section(key, {"replicas", "env"});
-  group.read("replicas", out.replicas, 1);
+// Up to this many brokers or bookies: each is a process and a namespace on one machine.
+constexpr int max_replicas = 16;
+
+void read_node_group(settings_reader group, node_group_settings& out) {
+  group.read("replicas", out.replicas, 1, max_replicas);
   group.read("env", out.env);
+}
+
+void read_brokers(settings_reader& cluster, cluster_settings& out) {
+  auto brokers = cluster.section("brokers", {"replicas", "env", "bootstrap"});
+  read_node_group(brokers, out.brokers);
+  std::string bootstrap = "single";
+  brokers.read("bootstrap", bootstrap);
+  if (bootstrap == "all") {
+    out.bootstrap = bootstrap_brokers::all;
+  } else if (bootstrap != "single") {
+    brokers.problems().add(fmt::format("{}: '{}' is neither single nor all", brokers.path_of("bootstrap"), bootstrap));
+  }
 }
 
 void read_warmup(settings_reader& iot, warmup_settings& out) {
@@ -95,9 +109,15 @@ result<scenario_settings> parse_settings(const YAML::Node& resolved) {
   scenario_settings settings;
   settings_reader root(resolved, "", {"cluster", "workloads", "metrics", "output", "profiling"}, problems);
   {
-    auto cluster = root.section("cluster", {"brokers", "bookies"});
-    read_node_group(cluster, "brokers", settings.cluster.brokers);
-    read_node_group(cluster, "bookies", settings.cluster.bookies);
+    auto cluster = root.section("cluster", {"brokers", "bookies", "zookeeper"});
+    read_brokers(cluster, settings.cluster);
+    read_node_group(cluster.section("bookies", {"replicas", "env"}), settings.cluster.bookies);
+    auto zookeeper = cluster.section("zookeeper", {"replicas"});
+    zookeeper.read("replicas", settings.cluster.zookeeper_replicas, 1, 3);
+    if (settings.cluster.zookeeper_replicas == 2) {
+      problems.add(
+          fmt::format("{}: 2 servers cannot lose one and keep a quorum; use 1 or 3", zookeeper.path_of("replicas")));
+    }
   }
   if (!root.has("workloads")) {
     problems.add("workloads.iotTelemetry is missing: the scenario needs the IoT telemetry workload's settings");

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 
 namespace magnetar::perf {
 namespace {
@@ -107,17 +108,19 @@ void validate_settings(const scenario_settings& settings, problem_list& problems
   check_output_name(settings, problems);
 }
 
-result<void> check_standalone_cluster(const cluster_settings& cluster) {
-  for (const auto& [name, group] :
-       {std::pair<std::string_view, const node_group_settings&>{"brokers", cluster.brokers},
-        std::pair<std::string_view, const node_group_settings&>{"bookies", cluster.bookies}}) {
-    if (group.replicas != 1) {
-      return fail(base::errc::unsupported,
-                  fmt::format("cluster.{0}.replicas: {1} needs the cluster launcher, not built yet; the launcher runs "
-                              "a standalone magnetar (one broker, one bookie). Use --set cluster.{0}.replicas=1, or "
-                              "run against a cluster of your own with --service-url and --admin-url",
-                              name, group.replicas));
-    }
+result<void> check_cluster(const cluster_settings& cluster) {
+  const auto& env = cluster.brokers.env;
+  const auto ensemble = env.find("managedLedgerDefaultEnsembleSize");
+  if (ensemble == env.end()) return success();
+  int size = 0;
+  const auto& text = ensemble->second;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), size);
+  if (error != std::errc{} || end != text.data() + text.size()) return success();  // the broker names the problem
+  if (size > cluster.bookies.replicas) {
+    return fail(base::errc::invalid_argument,
+                fmt::format("cluster.brokers.env.managedLedgerDefaultEnsembleSize: {} bookies per ledger, but "
+                            "cluster.bookies.replicas is {}; no ledger could be created",
+                            size, cluster.bookies.replicas));
   }
   return success();
 }

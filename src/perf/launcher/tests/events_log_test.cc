@@ -1,7 +1,7 @@
 #include "perf/measure/events_log.h"
 #include "perf/launcher/console_log.h"
 
-#include "test_support.h"
+#include "perf/cluster/tests/test_support.h"
 
 #include <gtest/gtest.h>
 

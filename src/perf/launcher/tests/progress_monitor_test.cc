@@ -1,6 +1,6 @@
 #include "perf/launcher/progress_monitor.h"
 
-#include "test_support.h"
+#include "perf/cluster/tests/test_support.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 #include "perf/launcher/run_directory.h"
 
-#include "test_support.h"
+#include "perf/cluster/tests/test_support.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 #include "perf/launcher/run_plan.h"
 #include "perf/launcher/run_info.h"
 
-#include "test_support.h"
+#include "perf/cluster/tests/test_support.h"
 
 #include <gtest/gtest.h>
 

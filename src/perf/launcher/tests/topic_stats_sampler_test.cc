@@ -1,10 +1,10 @@
 #include "perf/launcher/topic_stats_sampler.h"
+#include "perf/cluster/standalone_process.h"
 #include "perf/launcher/admin_requests.h"
-#include "perf/launcher/standalone_process.h"
 
 #include "http/client.h"
 
-#include "test_support.h"
+#include "perf/cluster/tests/test_support.h"
 
 #include <gtest/gtest.h>
 

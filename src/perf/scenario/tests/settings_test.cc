@@ -1,5 +1,5 @@
 // parse_settings() reading values, defaults and derived counts; load_resolved_config();
-// check_standalone_cluster().
+// check_cluster().
 #include "perf/scenario/scenario_loader.h"
 #include "perf/scenario/tests/scenario_files.h"
 
@@ -128,28 +128,55 @@ TEST(scenario_load_resolved, invalid_settings_name_the_file) {
   EXPECT_NE(settings.error().detail().find("resolved-config.yaml: "), std::string::npos) << settings.error();
 }
 
-TEST(scenario_standalone_cluster, one_broker_and_one_bookie_pass) {
-  EXPECT_TRUE(check_standalone_cluster(cluster_settings{}));
-}
-
-TEST(scenario_standalone_cluster, three_bookies_need_the_cluster_launcher) {
+TEST(scenario_cluster, one_broker_and_one_bookie_is_the_standalone) {
+  EXPECT_TRUE(cluster_settings{}.standalone());
   cluster_settings cluster;
   cluster.bookies.replicas = 3;
-  auto done = check_standalone_cluster(cluster);
-  ASSERT_FALSE(done);
-  EXPECT_NE(done.error().detail().find("cluster.bookies.replicas: 3 needs the cluster launcher, not built yet"),
-            std::string::npos)
-      << done.error();
-  EXPECT_NE(done.error().detail().find("--set cluster.bookies.replicas=1"), std::string::npos) << done.error();
+  EXPECT_FALSE(cluster.standalone());
 }
 
-TEST(scenario_standalone_cluster, replicas_above_one_still_parse_for_a_given_service_url) {
+TEST(scenario_cluster, an_ensemble_larger_than_the_bookies_is_refused) {
+  cluster_settings cluster;
+  cluster.bookies.replicas = 2;
+  cluster.brokers.env["managedLedgerDefaultEnsembleSize"] = "3";
+  auto done = check_cluster(cluster);
+  ASSERT_FALSE(done);
+  EXPECT_NE(done.error().detail().find("cluster.brokers.env.managedLedgerDefaultEnsembleSize: 3 bookies per ledger"),
+            std::string::npos)
+      << done.error();
+  cluster.bookies.replicas = 3;
+  EXPECT_TRUE(check_cluster(cluster));
+}
+
+TEST(scenario_cluster, zookeeper_bootstrap_and_replicas_parse) {
   auto tree = YAML::Load(valid_scenario);
   tree["cluster"]["brokers"]["replicas"] = 2;
+  tree["cluster"]["brokers"]["bootstrap"] = "all";
+  tree["cluster"]["zookeeper"]["replicas"] = 3;
   auto settings = parse_settings(tree);
   ASSERT_TRUE(settings) << settings.error();
   EXPECT_EQ(settings.value().cluster.brokers.replicas, 2);
-  EXPECT_FALSE(check_standalone_cluster(settings.value().cluster));
+  EXPECT_EQ(settings.value().cluster.bootstrap, bootstrap_brokers::all);
+  EXPECT_EQ(settings.value().cluster.zookeeper_replicas, 3);
+}
+
+TEST(scenario_cluster, two_zookeeper_servers_are_refused) {
+  auto tree = YAML::Load(valid_scenario);
+  tree["cluster"]["zookeeper"]["replicas"] = 2;
+  auto settings = parse_settings(tree);
+  ASSERT_FALSE(settings);
+  EXPECT_NE(settings.error().detail().find("cluster.zookeeper.replicas: 2 servers"), std::string::npos)
+      << settings.error();
+}
+
+TEST(scenario_cluster, an_unknown_bootstrap_names_the_key) {
+  auto tree = YAML::Load(valid_scenario);
+  tree["cluster"]["brokers"]["bootstrap"] = "some";
+  auto settings = parse_settings(tree);
+  ASSERT_FALSE(settings);
+  EXPECT_NE(settings.error().detail().find("cluster.brokers.bootstrap: 'some' is neither single nor all"),
+            std::string::npos)
+      << settings.error();
 }
 
 // A file in upstream's newest nested format, as its iot-telemetry-base.yaml is shaped:

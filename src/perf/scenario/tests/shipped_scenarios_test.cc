@@ -1,5 +1,5 @@
-// Every scenario the repository ships parses and validates, and the standalone launcher
-// can run it.
+// Every scenario the repository ships parses and validates, and the launcher can start
+// its cluster.
 #include "perf/scenario/scenario_loader.h"
 
 #include <gtest/gtest.h>
@@ -19,7 +19,7 @@ TEST_P(shipped_scenario, parses_and_validates) {
   ASSERT_TRUE(tree) << tree.error();
   auto settings = parse_settings(tree.value());
   ASSERT_TRUE(settings) << settings.error();
-  EXPECT_TRUE(check_standalone_cluster(settings.value().cluster));
+  EXPECT_TRUE(check_cluster(settings.value().cluster));
   // What the workloads read back from resolved-config.yaml is the same.
   auto again = parse_settings(YAML::Load(emit_yaml(tree.value())));
   ASSERT_TRUE(again) << again.error();

@@ -123,7 +123,7 @@ TEST(scenario_validation, zero_pods_per_application_is_rejected) {
 
 TEST(scenario_validation, zero_replicas_is_rejected) {
   EXPECT_MESSAGE(problem_with({"cluster.bookies.replicas=0"}),
-                 "cluster.bookies.replicas must be a whole number, 1 or more, not \"0\"");
+                 "cluster.bookies.replicas must be a whole number, from 1 to 16, not \"0\"");
 }
 
 TEST(scenario_validation, negative_rate_is_rejected) {

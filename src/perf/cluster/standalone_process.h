@@ -12,7 +12,8 @@
 #pragma once
 
 #include "base/result.h"
-#include "perf/launcher/child_process.h"
+#include "perf/cluster/child_process.h"
+#include "perf/cluster/node_configs.h"
 
 #include <chrono>
 #include <filesystem>
@@ -23,21 +24,11 @@
 
 namespace magnetar::perf {
 
-// The standalone.conf made from `cluster.brokers.env`.
-struct standalone_conf {
-  std::string text;                  // `key=value` lines; empty when no broker key was given
-  std::vector<std::string> ignored;  // process/JVM settings that do not apply to magnetar
-  std::vector<std::string> notes;    // lines for the console (what was ignored, and why)
-};
-
-// Upstream's `env` mixes broker configuration keys (`managedLedgerDefaultEnsembleSize`)
-// with the process environment of a JVM container (PULSAR_MEM, PULSAR_GC,
-// JAVA_TOOL_OPTIONS, GLIBC_TUNABLES, ...). Configuration keys go into the conf file
-// (`PULSAR_PREFIX_<key>`, the images' way of naming a key, becomes `<key>`); names in
-// environment-variable style (upper case, digits and '_') are process settings: listed as
-// ignored. Whether magnetar knows a key is for `magnetar standalone -c` to say: it rejects
-// unknown keys with a suggestion and warns about upstream keys it does not implement.
-standalone_conf make_standalone_conf(const std::map<std::string, std::string>& env);
+// The standalone.conf made from `cluster.brokers.env` (node_configs.h).
+using standalone_conf = env_conf;
+inline standalone_conf make_standalone_conf(const std::map<std::string, std::string>& env) {
+  return conf_from_env(env, "cluster.brokers.env");
+}
 
 struct standalone_options {
   std::filesystem::path magnetar_bin;

@@ -1,13 +1,12 @@
-#include "perf/launcher/standalone_process.h"
+#include "perf/cluster/standalone_process.h"
 
 #include "base/errc.h"
+#include "perf/cluster/ready_file.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
-#include <poll.h>
-#include <sys/inotify.h>
 #include <unistd.h>
 #include <algorithm>
 #include <cctype>
@@ -21,28 +20,6 @@ namespace magnetar::perf {
 namespace fs = std::filesystem;
 
 namespace {
-
-constexpr std::string_view prefixed_key = "PULSAR_PREFIX_";
-
-bool environment_style(std::string_view name) {
-  return !name.empty() && std::all_of(name.begin(), name.end(),
-                                      [](unsigned char c) { return std::isupper(c) || std::isdigit(c) || c == '_'; });
-}
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// Closes the inotify descriptor on every path out.
-struct fd_guard {
-  int fd;
-  ~fd_guard() {
-    if (fd >= 0) ::close(fd);
-  }
-};
 
 std::string quoted_tails(const fs::path& output, const fs::path& log) {
   std::string out;
@@ -64,26 +41,6 @@ std::vector<std::string> ignored_setting_warnings(const fs::path& log) {
 }
 
 }  // namespace
-
-standalone_conf make_standalone_conf(const std::map<std::string, std::string>& env) {
-  standalone_conf conf;
-  for (const auto& [name, value] : env) {
-    std::string_view key = name;
-    if (key.starts_with(prefixed_key) && key.size() > prefixed_key.size()) {
-      key.remove_prefix(prefixed_key.size());
-    } else if (environment_style(key)) {
-      conf.ignored.push_back(name);
-      continue;
-    }
-    conf.text += fmt::format("{}={}\n", key, value);
-  }
-  if (!conf.ignored.empty()) {
-    conf.notes.push_back(
-        fmt::format("cluster.brokers.env: ignored (JVM/process settings that do not apply to magnetar): {}",
-                    fmt::join(conf.ignored, ", ")));
-  }
-  return conf;
-}
 
 result<standalone_urls> parse_ready_file(std::string_view json_text) {
   const auto ready = nlohmann::json::parse(json_text, nullptr, /*allow_exceptions=*/false);
@@ -122,51 +79,26 @@ result<standalone_process> standalone_process::start(const standalone_options& o
     spec.args.insert(spec.args.end(), {"-c", conf_file.string()});
   }
 
-  // The ready file arrives by rename into the directory: inotify wakes the wait for it,
-  // the pidfd for an early exit; no polling loop.
-  fd_guard watch{::inotify_init1(IN_CLOEXEC | IN_NONBLOCK)};
-  if (watch.fd < 0 || ::inotify_add_watch(watch.fd, options.directory.c_str(), IN_MOVED_TO | IN_CLOSE_WRITE) < 0) {
-    return fail(base::errc::io_error,
-                fmt::format("inotify on {}: {}", options.directory.string(), std::strerror(errno)));
-  }
   MAGNETAR_TRY(child, child_process::start(spec));
-
-  const auto deadline = std::chrono::steady_clock::now() + options.ready_timeout;
-  for (;;) {
-    if (fs::exists(ready_file)) {
-      auto urls = parse_ready_file(read_text(ready_file));
-      if (!urls) {
-        child.terminate();
-        return urls.error();
-      }
-      return standalone_process(std::move(child), std::move(urls).value(), ignored_setting_warnings(log_file));
-    }
-    if (auto code = child.poll()) {
-      return fail(
-          base::errc::io_error,
-          fmt::format("magnetar standalone ({}) exited with code {} before it was ready{}{}",
-                      options.magnetar_bin.string(), *code,
-                      options.conf.text.empty() ? ""
-                                                : fmt::format(" (its configuration, from cluster.brokers.env: {})",
-                                                              (options.directory / "standalone.conf").string()),
-                      quoted_tails(output_file, log_file)));
-    }
-    const auto now = std::chrono::steady_clock::now();
-    if (now >= deadline) {
-      child.terminate();
-      return fail(base::errc::timed_out,
-                  fmt::format("magnetar standalone was not ready after {} s{}", options.ready_timeout.count(),
-                              quoted_tails(output_file, log_file)));
-    }
-    pollfd descriptors[2] = {{.fd = watch.fd, .events = POLLIN, .revents = 0},
-                             {.fd = child.pidfd(), .events = POLLIN, .revents = 0}};
-    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - now).count();
-    ::poll(descriptors, 2, static_cast<int>(std::min<std::int64_t>(left, 60'000)));
-    // Drain the events; which file changed does not matter, the loop looks again.
-    char events[4096];
-    while (::read(watch.fd, events, sizeof events) > 0) {
-    }
+  auto ready = wait_for_ready_file(child, ready_file, std::chrono::steady_clock::now() + options.ready_timeout);
+  if (!ready) {
+    const bool exited = ready.error().code() != base::errc::timed_out;
+    const auto why = ready.error().detail();
+    if (!exited) child.terminate();
+    return fail(ready.error().code(),
+                fmt::format("magnetar standalone ({}) {}{}{}", options.magnetar_bin.string(), why,
+                            exited && !options.conf.text.empty()
+                                ? fmt::format(" (its configuration, from cluster.brokers.env: {})",
+                                              (options.directory / "standalone.conf").string())
+                                : "",
+                            quoted_tails(output_file, log_file)));
   }
+  auto urls = parse_ready_file(ready.value());
+  if (!urls) {
+    child.terminate();
+    return urls.error();
+  }
+  return standalone_process(std::move(child), std::move(urls).value(), ignored_setting_warnings(log_file));
 }
 
 result<fs::path> find_magnetar_binary_near(const fs::path& program) {

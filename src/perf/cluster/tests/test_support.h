@@ -1,4 +1,4 @@
-// Helpers shared by the launcher's tests: a temporary directory per test, and waiting
+// Helpers shared by the cluster's and the launcher's tests: a temporary directory per test, and waiting
 // for a condition with a deadline (a condition, not a duration, ends the wait).
 #pragma once
 

@@ -1,6 +1,7 @@
-#include "perf/launcher/child_process.h"
+#include "perf/cluster/child_process.h"
 
 #include "base/errc.h"
+#include "perf/cluster/network_namespace.h"
 
 #include <fmt/format.h>
 
@@ -100,9 +101,13 @@ result<child_process> child_process::start(const child_spec& spec) {
   auto envp = pointers(env_strings);
 
   pid_t pid = -1;
-  const int spawned =
-      ::posix_spawnp(&pid, spec.program.c_str(), &setup.actions, &setup.attributes, argv.data(), envp.data());
+  int spawned = 0;
+  // A child starts in the network namespace of the thread that spawns it.
+  auto entered = in_network_namespace(spec.network_namespace, [&] {
+    spawned = ::posix_spawnp(&pid, spec.program.c_str(), &setup.actions, &setup.attributes, argv.data(), envp.data());
+  });
   ::close(log);
+  if (!entered) return entered.error();
   if (spawned != 0) {
     return fail(base::errc::io_error, fmt::format("start {}: {}", spec.program.string(), std::strerror(spawned)));
   }
@@ -137,6 +142,12 @@ child_process& child_process::operator=(child_process&& other) noexcept {
 }
 
 child_process::~child_process() { release(); }
+
+void child_process::detach() {
+  if (_pidfd >= 0) ::close(_pidfd);
+  _pidfd = -1;
+  _pid = -1;
+}
 
 void child_process::release() {
   if (_pid > 0 && !_exit_code) terminate();

@@ -1,6 +1,6 @@
-// child_process: one program the launcher starts (the standalone, the gateways, the
-// applications), with its output in a log file, and stopped only through the pid it
-// started.
+// child_process: one program the launcher starts (the standalone, a cluster's nodes, the
+// gateways, the applications), with its output in a log file, optionally inside a network
+// namespace, and stopped only through the pid it started.
 //
 //   auto child = child_process::start({.program = "/bin/sh", .args = {"-c", "exit 3"},
 //                                      .log_file = dir / "sh.log"});
@@ -33,6 +33,8 @@ struct child_spec {
   // Added to (or replacing in) the launcher's own environment.
   std::vector<std::pair<std::string, std::string>> environment;
   std::filesystem::path log_file;  // stdout and stderr, appended
+  // The network namespace it starts in (/run/netns/NAME); empty: the launcher's.
+  std::filesystem::path network_namespace;
 };
 
 class child_process {
@@ -64,6 +66,9 @@ class child_process {
   // SIGTERM, then SIGKILL when it has not exited after `grace`; waits and returns the
   // exit code (at once when it had exited already).
   int terminate(std::chrono::milliseconds grace = std::chrono::seconds(10));
+  // Lets the child run on past this object (a cluster left running): it is neither
+  // stopped nor waited for any more.
+  void detach();
 
  private:
   child_process(pid_t pid, int pidfd, std::filesystem::path log_file)

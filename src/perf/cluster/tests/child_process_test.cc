@@ -1,6 +1,6 @@
-#include "perf/launcher/child_process.h"
+#include "perf/cluster/child_process.h"
 
-#include "test_support.h"
+#include "perf/cluster/tests/test_support.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
-#include "perf/launcher/standalone_process.h"
+#include "perf/cluster/standalone_process.h"
 
 #include "http/client.h"
 
-#include "test_support.h"
+#include "perf/cluster/tests/test_support.h"
 
 #include <gtest/gtest.h>
 

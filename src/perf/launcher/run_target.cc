@@ -1,0 +1,128 @@
+#include "perf/launcher/run_target.h"
+
+#include "perf/cluster/network_namespace.h"
+#include "perf/scenario/scenario_loader.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace magnetar::perf {
+
+namespace fs = std::filesystem;
+
+result<void> run_target::check(const cluster_settings& cluster, const launcher_options& options) {
+  if (options.service_url) return success();
+  MAGNETAR_TRY(find_magnetar_binary(options.magnetar_bin));
+  if (!cluster.standalone()) {
+    MAGNETAR_TRY(check_cluster(cluster));
+  }
+  return success();
+}
+
+result<std::unique_ptr<run_target>> run_target::start(const cluster_settings& cluster, const launcher_options& options,
+                                                      const fs::path& run_dir, std::string_view run_id,
+                                                      console_log& console) {
+  std::unique_ptr<run_target> target(new run_target());
+  if (options.service_url) {
+    target->_service_url = *options.service_url;
+    target->_admin_url = options.admin_url.value_or("");
+    return target;
+  }
+  MAGNETAR_TRY(magnetar_bin, find_magnetar_binary(options.magnetar_bin));
+  if (cluster.standalone()) {
+    auto conf = make_standalone_conf(cluster.brokers.env);
+    for (const auto& note : conf.notes) console.line(note);
+    auto started = standalone_process::start(
+        {.magnetar_bin = magnetar_bin, .directory = run_dir / "standalone", .conf = std::move(conf)});
+    if (!started) return fail(started.error().code(), fmt::format("standalone: {}", started.error().detail()));
+    target->_standalone.emplace(std::move(started).value());
+    for (const auto& warning : target->_standalone->warnings()) console.line(warning);
+    target->_service_url = target->_standalone->service_url();
+    target->_admin_url = target->_standalone->admin_url();
+    console.line(fmt::format("standalone ready: {} {}", target->_service_url, target->_admin_url));
+    return target;
+  }
+  const auto prefix = fmt::format("mg-{}-", run_id.substr(0, 8));
+  bool in_namespaces = !options.no_namespaces;
+  if (in_namespaces) {
+    if (auto reason = cluster_network::unavailable_reason(prefix); !reason.empty()) {
+      console.line(
+          fmt::format("no network namespaces here ({}): the cluster runs on 127.0.0.1 with ports of its own, "
+                      "and network impairments cannot run",
+                      reason));
+      in_namespaces = false;
+    }
+  }
+  auto started = launched_cluster::start({.magnetar_bin = magnetar_bin,
+                                          .run_dir = run_dir,
+                                          .cluster = cluster,
+                                          .name_prefix = prefix,
+                                          .in_namespaces = in_namespaces,
+                                          .print = [&](std::string_view line) { console.line(line); }});
+  if (!started) return fail(started.error().code(), fmt::format("cluster: {}", started.error().detail()));
+  target->_cluster = std::move(started).value();
+  target->_service_url = target->_cluster->service_url();
+  target->_admin_url = target->_cluster->admin_url();
+  console.line(fmt::format("cluster ready in {:.1f} s{}: {} {} (nodes in {})",
+                           std::chrono::duration<double>(target->_cluster->setup_time()).count(),
+                           in_namespaces ? ", each node in its own network namespace" : " on 127.0.0.1",
+                           target->_service_url, target->_admin_url, (run_dir / "cluster.json").string()));
+  return target;
+}
+
+fs::path run_target::client_namespace(std::string_view node) const {
+  return _cluster ? _cluster->namespace_of(node) : fs::path();
+}
+
+result<void> run_target::from_monitor(const std::function<void()>& work) const {
+  return in_network_namespace(client_namespace("monitor"), work);
+}
+
+std::vector<std::pair<std::string, int>> run_target::newly_exited_nodes() {
+  std::vector<std::pair<std::string, int>> out;
+  if (!_cluster) return out;
+  for (auto& [name, code] : _cluster->exited_nodes()) {
+    if (std::find(_reported_exits.begin(), _reported_exits.end(), name) != _reported_exits.end()) continue;
+    _reported_exits.push_back(name);
+    out.emplace_back(name, code);
+  }
+  return out;
+}
+
+void run_target::stop(console_log& console) {
+  if (_standalone) {
+    const int code = _standalone->stop();
+    if (code != 0) console.error_line(fmt::format("warning: the standalone exited with code {}", code));
+    _standalone.reset();
+  }
+  if (_cluster) {
+    const auto started = std::chrono::steady_clock::now();
+    auto stopped = _cluster->stop();
+    if (!stopped) console.error_line(fmt::format("warning: cluster: {}", stopped.error().detail()));
+    console.line(fmt::format("cluster stopped in {:.1f} s",
+                             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()));
+    _cluster.reset();
+  }
+}
+
+void run_target::leave_running(console_log& console, const fs::path& run_dir) {
+  if (!_cluster) {
+    stop(console);
+    return;
+  }
+  const auto& network = _cluster->network();
+  const auto monitor = network ? network->node("monitor").namespace_name : std::string();
+  _cluster->leave_running();
+  _cluster.reset();
+  console.line(fmt::format("the cluster keeps running (--leave-running): service URL {}, admin URL {}", _service_url,
+                           _admin_url));
+  if (!monitor.empty()) {
+    console.line(
+        fmt::format("  reach it from its monitor namespace: ip netns exec {} magnetar admin --admin-url {} ...",
+                    monitor, _admin_url));
+  }
+  console.line(fmt::format("  stop it: magnetar-perf cluster down {}", run_dir.string()));
+}
+
+}  // namespace magnetar::perf
