@@ -61,7 +61,8 @@ class child_process {
   std::optional<int> wait_until(std::chrono::steady_clock::time_point deadline);
   // Without waiting.
   std::optional<int> poll() { return wait_until(std::chrono::steady_clock::time_point::min()); }
-  bool running() { return !poll().has_value(); }
+  // False once reaped or detached.
+  bool running() { return _pid > 0 && !poll().has_value(); }
 
   // SIGTERM, then SIGKILL when it has not exited after `grace`; waits and returns the
   // exit code (at once when it had exited already).

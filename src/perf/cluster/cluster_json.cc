@@ -65,7 +65,7 @@ result<recorded_cluster> read_cluster_json(const fs::path& file) {
   for (const auto& node : root["nodes"]) {
     if (!node.is_object()) continue;
     const auto pid = node.value("pid", 0);
-    if (pid > 0) out.processes.push_back({.name = node.value("name", ""), .pid = pid});
+    if (pid > 0) out.processes.push_back({.name = node.value("name", ""), .role = node.value("role", ""), .pid = pid});
     const auto ns = node.value("namespace", "");
     if (!ns.empty()) out.namespaces.push_back(ns);
   }
@@ -84,7 +84,13 @@ bool started_by_run(int pid, const fs::path& run_dir) {
   return cmdline.find(run_dir.string()) != std::string::npos;
 }
 
-bool alive(int pid) { return ::kill(pid, 0) == 0; }
+// Running, and not a zombie: a node left running was reparented when its launcher ended,
+// and whoever reaps it now may not have yet.
+bool alive(int pid) {
+  const auto stat = read_text_file(fmt::format("/proc/{}/stat", pid));
+  const auto after_name = stat.rfind(") ");
+  return after_name != std::string::npos && after_name + 2 < stat.size() && stat[after_name + 2] != 'Z';
+}
 
 }  // namespace
 
@@ -92,26 +98,31 @@ result<void> cluster_down(const fs::path& run_dir, std::chrono::milliseconds gra
                           const std::function<void(std::string_view)>& print) {
   const auto absolute = fs::absolute(run_dir).lexically_normal();
   MAGNETAR_TRY(recorded, read_cluster_json(absolute / "cluster.json"));
-  std::vector<int> stopping;
-  for (const auto& process : recorded.processes) {
-    if (!alive(process.pid)) continue;
-    if (!started_by_run(process.pid, fs::canonical(absolute))) {
-      print(fmt::format("{} (pid {}): left alone, the pid now belongs to another program", process.name, process.pid));
-      continue;
+  // Brokers first (they hand their bundles over, which needs the bookies and ZooKeeper),
+  // then the bookies, then ZooKeeper, each role gone before the next is asked.
+  for (const auto* role : {"broker", "bookie", "zookeeper"}) {
+    std::vector<int> stopping;
+    for (const auto& process : recorded.processes) {
+      if (process.role != role || !alive(process.pid)) continue;
+      if (!started_by_run(process.pid, fs::canonical(absolute))) {
+        print(
+            fmt::format("{} (pid {}): left alone, the pid now belongs to another program", process.name, process.pid));
+        continue;
+      }
+      ::kill(process.pid, SIGTERM);
+      stopping.push_back(process.pid);
+      print(fmt::format("{} (pid {}): SIGTERM", process.name, process.pid));
     }
-    ::kill(process.pid, SIGTERM);
-    stopping.push_back(process.pid);
-    print(fmt::format("{} (pid {}): SIGTERM", process.name, process.pid));
-  }
-  // They are not our children: no pidfd to wait on, so look until they are gone.
-  const auto deadline = std::chrono::steady_clock::now() + grace;
-  for (int pid : stopping) {
-    while (alive(pid) && std::chrono::steady_clock::now() < deadline) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    if (alive(pid)) {
-      ::kill(pid, SIGKILL);
-      print(fmt::format("pid {}: SIGKILL after {} ms", pid, grace.count()));
+    // They are not our children: no pidfd to wait on, so look until they are gone.
+    const auto deadline = std::chrono::steady_clock::now() + grace;
+    for (int pid : stopping) {
+      while (alive(pid) && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
+      if (alive(pid)) {
+        ::kill(pid, SIGKILL);
+        print(fmt::format("pid {}: SIGKILL after {} ms", pid, grace.count()));
+      }
     }
   }
   MAGNETAR_TRY(delete_network_namespaces(recorded.namespaces));

@@ -36,6 +36,7 @@ result<void> write_cluster_json(const std::filesystem::path& file, const launche
 struct recorded_cluster {
   struct process {
     std::string name;
+    std::string role;
     int pid = 0;
   };
   std::vector<process> processes;

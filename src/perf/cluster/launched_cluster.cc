@@ -275,6 +275,8 @@ std::vector<std::pair<std::string, int>> launched_cluster::exited_nodes() {
 result<void> launched_cluster::stop_role(node_role role) {
   result<void> outcome = success();
   for (auto& started : _processes) {
+    // running() is false for a detached child, whose pid is -1: kill(-1) would signal
+    // every process we may signal.
     if (started.node->role == role && started.process.running()) ::kill(started.process.pid(), SIGTERM);
   }
   for (auto& started : _processes) {
@@ -307,6 +309,7 @@ result<void> launched_cluster::stop() {
 
 void launched_cluster::leave_running() {
   for (auto& started : _processes) started.process.detach();
+  _processes.clear();
   if (_network) _network->detach();
 }
 

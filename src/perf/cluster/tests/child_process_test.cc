@@ -1,9 +1,15 @@
 #include "perf/cluster/child_process.h"
+#include "perf/cluster/network_namespace.h"
 
 #include "perf/cluster/tests/test_support.h"
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <csignal>
 
 namespace magnetar::perf {
@@ -100,6 +106,38 @@ TEST(child_process, tail_lines_keeps_the_last_lines) {
   std::ofstream(dir.path() / "log") << "1\n2\n3\n4\n";
   EXPECT_EQ(tail_lines(dir.path() / "log", 2), "3\n4\n");
   EXPECT_EQ(tail_lines(dir.path() / "missing", 2), "");
+}
+
+TEST(child_process, a_detached_child_runs_on_and_is_no_longer_ours) {
+  temp_dir dir;
+  auto child = child_process::start(shell(dir, "sleep 30"));
+  ASSERT_TRUE(child);
+  const pid_t pid = child.value().pid();
+  child.value().detach();
+  EXPECT_FALSE(child.value().running());  // never kill(-1): the pid is forgotten
+  EXPECT_EQ(child.value().terminate(), -1);
+  EXPECT_EQ(::kill(pid, 0), 0);  // still alive after terminate() and the destructor
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, nullptr, 0);
+}
+
+TEST(child_process, starts_inside_a_network_namespace) {
+  if (::access("/run/netns", W_OK) != 0 && ::geteuid() != 0) GTEST_SKIP() << "needs root for a network namespace";
+  const std::string ns = fmt::format("mg-child-test-{}", ::getpid());
+  if (!run_tool({"ip", "netns", "add", ns})) GTEST_SKIP() << "network namespaces cannot be made here";
+  temp_dir dir;
+  auto spec = shell(dir, "readlink /proc/self/ns/net");
+  spec.network_namespace = "/run/netns/" + ns;
+  auto child = child_process::start(spec);
+  ASSERT_TRUE(child) << child.error();
+  EXPECT_EQ(child.value().wait_until(far()), 0);
+  struct stat ours {
+  }, theirs{};
+  ASSERT_EQ(::stat(("/run/netns/" + ns).c_str(), &theirs), 0);
+  ASSERT_EQ(::stat("/proc/self/ns/net", &ours), 0);
+  EXPECT_NE(ours.st_ino, theirs.st_ino);
+  EXPECT_EQ(read_text(dir.path() / "child.log"), fmt::format("net:[{}]\n", theirs.st_ino));
+  EXPECT_TRUE(run_tool({"ip", "netns", "delete", ns}));
 }
 
 }  // namespace

@@ -41,5 +41,20 @@ TEST(shipped_scenarios, high_rate_sends_five_million_measured_messages) {
   EXPECT_TRUE(settings.value().iot.gateways.producer.precreate);
 }
 
+TEST(shipped_scenarios, failover_cluster_overlay_makes_a_cluster_that_fits) {
+  auto tree = resolve_scenario(fs::path(MAGNETAR_SOURCE_DIR) / "scenarios/iot-telemetry-small.yaml",
+                               {.extends = {"failover-cluster"}}, {});
+  ASSERT_TRUE(tree) << tree.error();
+  auto settings = parse_settings(tree.value());
+  ASSERT_TRUE(settings) << settings.error();
+  const auto& cluster = settings.value().cluster;
+  EXPECT_EQ(cluster.brokers.replicas, 2);
+  EXPECT_EQ(cluster.bookies.replicas, 4);
+  EXPECT_EQ(cluster.bootstrap, bootstrap_brokers::all);
+  EXPECT_EQ(cluster.brokers.env.at("managedLedgerDefaultAckQuorum"), "2");
+  EXPECT_FALSE(cluster.standalone());
+  EXPECT_TRUE(check_cluster(cluster));
+}
+
 }  // namespace
 }  // namespace magnetar::perf
