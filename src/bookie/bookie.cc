@@ -293,6 +293,14 @@ awaitable<result<void>> bookie::checkpoint_now() {
   co_return success();
 }
 
-bookie_stats bookie::stats() const { return {_adds.load(), _reads.load(), _checkpoints.load(), _replayed}; }
+bookie_stats bookie::stats() const {
+  bookie_stats out{_adds.load(), _reads.load(), _checkpoints.load(), _replayed};
+  for (const auto& j : _journals) {
+    const auto syncs = j->sync_latency();
+    out.journal_syncs += static_cast<std::uint64_t>(syncs.total_count());
+    out.journal_sync_nanos += syncs.mean() * static_cast<double>(syncs.total_count());
+  }
+  return out;
+}
 
 }  // namespace magnetar::bookie

@@ -73,6 +73,9 @@ struct bookie_stats {
   std::uint64_t reads = 0;
   std::uint64_t checkpoints = 0;
   std::uint64_t replayed_records = 0;
+  // The journals' fdatasyncs of record data, and their time in all (nanoseconds).
+  std::uint64_t journal_syncs = 0;
+  double journal_sync_nanos = 0;
 };
 
 class bookie {

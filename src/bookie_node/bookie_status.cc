@@ -52,6 +52,10 @@ std::string render_bookie_metrics(const bookie_status& s) {
   request_summary(out, "bookkeeper_server_READ_ENTRY_REQUEST",
                   "Read requests (entries and ranges) answered, and the time to answer (ms)", s.server.reads_ok,
                   s.server.reads_failed, s.server.read_micros);
+  // BookKeeper's name for the journal's force-writes; magnetar's sync is one fdatasync.
+  family(out, "bookie_journal_JOURNAL_SYNC", "summary", "Journal syncs of record data, and their time in all (ms)");
+  out += fmt::format("bookie_journal_JOURNAL_SYNC_count{{success=\"true\"}} {}\n", s.engine.journal_syncs);
+  out += fmt::format("bookie_journal_JOURNAL_SYNC_sum{{success=\"true\"}} {:.3f}\n", s.engine.journal_sync_nanos / 1e6);
   family(out, "bookie_WRITE_BYTES", "counter", "Entry bytes added");
   out += fmt::format("bookie_WRITE_BYTES {}\n", s.server.bytes_added);
   family(out, "bookie_READ_BYTES", "counter", "Entry bytes read");

@@ -31,6 +31,15 @@ TEST(bookie_status, metrics_use_bookkeepers_names_and_count_the_servers_answers)
   EXPECT_THAT(text, HasSubstr("bookie_WRITE_BYTES 700\n"));
 }
 
+TEST(bookie_status, metrics_count_the_journal_syncs_and_their_time_in_milliseconds) {
+  auto status = sample();
+  status.engine.journal_syncs = 4;
+  status.engine.journal_sync_nanos = 2'500'000;
+  const auto text = render_bookie_metrics(status);
+  EXPECT_THAT(text, HasSubstr("bookie_journal_JOURNAL_SYNC_count{success=\"true\"} 4\n"));
+  EXPECT_THAT(text, HasSubstr("bookie_journal_JOURNAL_SYNC_sum{success=\"true\"} 2.500\n"));
+}
+
 TEST(bookie_status, a_directory_past_the_threshold_is_not_writable_and_its_label_is_escaped) {
   const auto text = render_bookie_metrics(sample());
   EXPECT_THAT(text, HasSubstr("bookie_ledger_writable_dirs 1\n"));

@@ -223,7 +223,10 @@ int run_scenario(const launcher_options& options) {
                                    .csv_file = run.root / "topic-stats.csv",
                                    .metrics_csv_file = run.root / "broker-metrics.csv",
                                    .on_error = [&](std::string_view m) { console.error_line(m); },
-                                   .network_namespace = system.client_namespace("monitor")});
+                                   .network_namespace = system.client_namespace("monitor"),
+                                   .brokers = system.broker_metrics(),
+                                   .bookies = system.bookie_metrics(),
+                                   .bookie_metrics_csv_file = run.root / "bookie-metrics.csv"});
       if (auto sampling = sampler.start(); !sampling) console.error_line(sampling.error().message());
       progress_monitor progress({.run_dir = run.root,
                                  .interval = std::chrono::seconds(options.progress_interval_seconds),

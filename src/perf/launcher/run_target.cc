@@ -79,6 +79,30 @@ result<void> run_target::from_monitor(const std::function<void()>& work) const {
   return in_network_namespace(client_namespace("monitor"), work);
 }
 
+namespace {
+
+std::vector<metrics_endpoint> endpoints_of(const launched_cluster& cluster, node_role role) {
+  std::vector<metrics_endpoint> out;
+  for (const auto* node : cluster.layout().of_role(role)) {
+    out.push_back(
+        {.node = node->name, .url = {.host = node->address, .port = static_cast<std::uint16_t>(node->http_port)}});
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<metrics_endpoint> run_target::broker_metrics() const {
+  if (_cluster) return endpoints_of(*_cluster, node_role::broker);
+  auto admin = http::url::parse(_admin_url);
+  if (!admin) return {};
+  return {{.node = _standalone ? "standalone" : "broker", .url = std::move(admin).value()}};
+}
+
+std::vector<metrics_endpoint> run_target::bookie_metrics() const {
+  return _cluster ? endpoints_of(*_cluster, node_role::bookie) : std::vector<metrics_endpoint>{};
+}
+
 std::vector<std::pair<std::string, int>> run_target::newly_exited_nodes() {
   std::vector<std::pair<std::string, int>> out;
   if (!_cluster) return out;

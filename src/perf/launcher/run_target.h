@@ -16,6 +16,7 @@
 #include "perf/cluster/standalone_process.h"
 #include "perf/launcher/console_log.h"
 #include "perf/launcher/launcher_options.h"
+#include "perf/launcher/topic_stats_sampler.h"
 #include "perf/scenario/settings.h"
 
 #include <filesystem>
@@ -47,6 +48,10 @@ class run_target {
   std::filesystem::path client_namespace(std::string_view node) const;
   // Runs `work` where the launcher's own requests (admin, stats) come from.
   result<void> from_monitor(const std::function<void()>& work) const;
+  // Whose /metrics the sampler reads: each broker (the standalone as `standalone`), and
+  // each bookie of a cluster.
+  std::vector<metrics_endpoint> broker_metrics() const;
+  std::vector<metrics_endpoint> bookie_metrics() const;
   // Cluster nodes that ended since the last call (name and exit code), for events.
   std::vector<std::pair<std::string, int>> newly_exited_nodes();
 

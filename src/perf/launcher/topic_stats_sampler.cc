@@ -58,6 +58,7 @@ topic_stats_sampler::~topic_stats_sampler() {
   stop();
   if (_csv != nullptr) std::fclose(_csv);
   if (_metrics_csv != nullptr) std::fclose(_metrics_csv);
+  if (_bookie_csv != nullptr) std::fclose(_bookie_csv);
 }
 
 result<void> topic_stats_sampler::start() {
@@ -152,30 +153,56 @@ void topic_stats_sampler::sample_once() {
   }
   if (any) _latest_backlog.store(backlog);
   _rows.fetch_add(rows);
-  if (!_options.metrics_csv_file.empty()) sample_metrics(millis);
+  if (!_options.metrics_csv_file.empty() || !_options.bookie_metrics_csv_file.empty()) sample_metrics(millis);
   _samples.fetch_add(1);
 }
 
 void topic_stats_sampler::sample_metrics(std::int64_t epoch_millis) {
-  auto reply = http::call(_options.admin, "GET", "/metrics", {}, {.timeout = _options.request_timeout});
-  if (!reply || reply.value().status != 200) return;  // the topic stats report an unreachable broker
-  const auto sample = parse_broker_metrics(reply.value().body);
-  if (!sample) return;
-  if (_metrics_csv == nullptr) {
-    const bool existed = std::filesystem::exists(_options.metrics_csv_file);
-    _metrics_csv = std::fopen(_options.metrics_csv_file.c_str(), "ae");
-    if (_metrics_csv == nullptr) {
-      if (_errors.fetch_add(1) == 0 && _options.on_error) {
-        _options.on_error(fmt::format("open {}: {}", _options.metrics_csv_file.string(), std::strerror(errno)));
-      }
-      _options.metrics_csv_file.clear();
-      return;
+  const auto metrics_of = [&](const http::url& url) -> std::optional<std::string> {
+    auto reply = http::call(url, "GET", "/metrics", {}, {.timeout = _options.request_timeout});
+    // The topic stats report an unreachable broker; a node killed by a fault is expected.
+    if (!reply || reply.value().status != 200) return std::nullopt;
+    return std::move(reply).value().body;
+  };
+  auto brokers = _options.brokers;
+  if (brokers.empty()) brokers.push_back({.node = "broker", .url = _options.admin});
+  for (const auto& broker : brokers) {
+    if (_options.metrics_csv_file.empty()) break;
+    const auto text = metrics_of(broker.url);
+    const auto sample = text ? parse_broker_metrics(*text) : std::nullopt;
+    if (sample && append_metrics_line(_metrics_csv, _options.metrics_csv_file, broker_metrics_csv_header,
+                                      broker_metrics_csv_line(epoch_millis, broker.node, *sample))) {
+      _metrics_lines.fetch_add(1);
     }
-    if (!existed) fmt::print(_metrics_csv, "{}\n", broker_metrics_csv_header);
   }
-  fmt::print(_metrics_csv, "{}\n", broker_metrics_csv_line(epoch_millis, *sample));
-  std::fflush(_metrics_csv);
-  _metrics_lines.fetch_add(1);
+  for (const auto& bookie : _options.bookies) {
+    if (_options.bookie_metrics_csv_file.empty()) break;
+    const auto text = metrics_of(bookie.url);
+    const auto sample = text ? parse_bookie_metrics(*text) : std::nullopt;
+    if (sample && append_metrics_line(_bookie_csv, _options.bookie_metrics_csv_file, bookie_metrics_csv_header,
+                                      bookie_metrics_csv_line(epoch_millis, bookie.node, *sample))) {
+      _metrics_lines.fetch_add(1);
+    }
+  }
+}
+
+bool topic_stats_sampler::append_metrics_line(std::FILE*& file, std::filesystem::path& path, std::string_view header,
+                                              const std::string& line) {
+  if (file == nullptr) {
+    const bool existed = std::filesystem::exists(path);
+    file = std::fopen(path.c_str(), "ae");
+    if (file == nullptr) {
+      if (_errors.fetch_add(1) == 0 && _options.on_error) {
+        _options.on_error(fmt::format("open {}: {}", path.string(), std::strerror(errno)));
+      }
+      path.clear();
+      return false;
+    }
+    if (!existed) fmt::print(file, "{}\n", header);
+  }
+  fmt::print(file, "{}\n", line);
+  std::fflush(file);
+  return true;
 }
 
 }  // namespace magnetar::perf

@@ -2,9 +2,10 @@
 // per interval and appends them to topic-stats.csv
 // (`epochMillis,topic,subscription,msgBacklog,msgInCounter,msgOutCounter`), the data of
 // the report's backlog and rate charts and of the progress lines' backlog. With a
-// metrics file it also reads the broker's `/metrics` each time and appends its entry
-// cache counters to broker-metrics.csv (broker_metrics_sample.h); a broker without them
-// (404, or none of the families) writes no line and counts no error.
+// metrics file it also reads each broker's `/metrics` each time and appends a line per
+// broker to broker-metrics.csv, and with a bookie metrics file each bookie's to
+// bookie-metrics.csv (node_metrics_sample.h); a node without the families (404, or
+// none of them, or not reachable: a killed node) writes no line and counts no error.
 //
 // One row per topic and subscription per sample; a topic without subscriptions gets one
 // row with an empty subscription (its msgBacklog 0) and the topic's counters. A 404 (the
@@ -19,7 +20,7 @@
 
 #include "base/result.h"
 #include "http/url.h"
-#include "perf/launcher/broker_metrics_sample.h"
+#include "perf/launcher/node_metrics_sample.h"
 
 #include <atomic>
 #include <chrono>
@@ -52,6 +53,12 @@ result<std::vector<topic_stats_row>> parse_topic_stats(std::string_view topic, s
 // "<epochMillis>,<topic>,<subscription>,<backlog>,<in>,<out>" without a newline.
 std::string topic_stats_csv_line(std::int64_t epoch_millis, const topic_stats_row& row);
 
+// A node whose /metrics is sampled: its name in the CSV's node column, and its HTTP URL.
+struct metrics_endpoint {
+  std::string node;
+  http::url url;
+};
+
 struct topic_stats_sampler_options {
   http::url admin;
   std::vector<std::string> topics;         // full names, "persistent://public/default/x"
@@ -63,6 +70,10 @@ struct topic_stats_sampler_options {
   // The network namespace the requests come from (a launched cluster's monitor); empty:
   // the launcher's.
   std::filesystem::path network_namespace;
+  // Whose /metrics go to broker-metrics.csv; empty: the admin URL's, as node "broker".
+  std::vector<metrics_endpoint> brokers;
+  std::vector<metrics_endpoint> bookies;
+  std::filesystem::path bookie_metrics_csv_file;  // bookie-metrics.csv; empty: not sampled
 };
 
 class topic_stats_sampler {
@@ -92,11 +103,16 @@ class topic_stats_sampler {
   void run();
   void sample_once();
   void sample_metrics(std::int64_t epoch_millis);
+  // Appends a line to a metrics CSV, opening it (with its header) at the first; false
+  // when it cannot be opened (reported once, and the file is then given up).
+  bool append_metrics_line(std::FILE*& file, std::filesystem::path& path, std::string_view header,
+                           const std::string& line);
 
   topic_stats_sampler_options _options;
   std::vector<std::string> _paths;  // the stats path of each topic
   std::FILE* _csv = nullptr;
   std::FILE* _metrics_csv = nullptr;  // opened at the first line
+  std::FILE* _bookie_csv = nullptr;   // the same
   std::thread _thread;
   std::mutex _mutex;
   std::condition_variable _wake;

@@ -207,6 +207,23 @@ std::vector<plot> plots_for(const run_data& run) {
   }
   plots.push_back(std::move(backlog));
 
+  // A cluster's nodes, one line each (a standalone has one broker and no bookie chart).
+  const auto per_node = [&](const std::string& name, const std::string& title, const std::string& unit,
+                            const std::map<std::string, std::vector<std::pair<std::int64_t, double>>>& by_node) {
+    if (by_node.empty()) return;
+    plot p{name, title, time_label, unit, {}};
+    int node_color = 1;
+    for (const auto& [node, samples] : by_node) {
+      series line{node, {}, node_color++};
+      for (const auto& [at, value] : samples) line.points.emplace_back(static_cast<double>(at - start) / 1000.0, value);
+      p.lines.push_back(std::move(line));
+    }
+    plots.push_back(std::move(p));
+  };
+  per_node("broker-publish-rate", "Publish rate per broker (pulsar_rate_in)", "messages/s", run.broker_publish_rate);
+  per_node("bookie-journal-sync", "Journal sync time per bookie (mean over each sample interval)", "ms",
+           run.bookie_journal_sync_millis);
+
   plot percentiles{"latency-percentiles", "Latency by percentile", "percentile", "latency (ms)", {}};
   percentiles.time_axis = false;
   percentiles.percentile_axis = true;

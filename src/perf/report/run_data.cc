@@ -181,7 +181,9 @@ void load_settings(run_data& data, const YAML::Node& config) {
 void load_run_settings(run_data& data) {
   if (!data.run_info) return;
   const auto& info = *data.run_info;
-  if (auto it = info.find("standalone"); it != info.end() && it->is_boolean()) {
+  // A cluster the launcher started has its own row, from cluster.json (run_sections.cc).
+  const bool launched_cluster = info.value("cluster", false);
+  if (auto it = info.find("standalone"); it != info.end() && it->is_boolean() && !launched_cluster) {
     data.settings.push_back(
         {"Cluster", it->get<bool>() ? "a standalone the launcher started" : "given by --service-url"});
   }
@@ -258,16 +260,54 @@ void load_broker_metrics(run_data& data) {
     }
   }
   data.has_broker_metrics = true;
+  // One sample writes a line per broker, all with its time: they add up by time.
+  std::map<std::int64_t, cache_sample> by_time;
   for (const auto& row : table.rows) {
     auto millis = table.number(row, "epochMillis");
     if (!millis) continue;
-    data.broker_cache.push_back(
-        {static_cast<std::int64_t>(*millis), table.number(row, "cacheHits").value_or(0),
-         table.number(row, "cacheMisses").value_or(0), table.number(row, "cacheInserts").value_or(0),
-         table.number(row, "cacheEvictions").value_or(0), table.number(row, "cacheBytes").value_or(0)});
+    const auto at = static_cast<std::int64_t>(*millis);
+    auto& sum = by_time[at];
+    sum.epoch_millis = at;
+    sum.hits += table.number(row, "cacheHits").value_or(0);
+    sum.misses += table.number(row, "cacheMisses").value_or(0);
+    sum.inserts += table.number(row, "cacheInserts").value_or(0);
+    sum.evictions += table.number(row, "cacheEvictions").value_or(0);
+    sum.bytes += table.number(row, "cacheBytes").value_or(0);
+    if (const auto node = table.text(row, "node"); !node.empty()) {
+      if (const auto rate = table.number(row, "msgRateIn")) data.broker_publish_rate[node].emplace_back(at, *rate);
+    }
   }
-  std::stable_sort(data.broker_cache.begin(), data.broker_cache.end(),
-                   [](const cache_sample& a, const cache_sample& b) { return a.epoch_millis < b.epoch_millis; });
+  for (auto& [at, sample] : by_time) data.broker_cache.push_back(sample);
+}
+
+// bookie-metrics.csv is optional too (a standalone has none).
+void load_bookie_metrics(run_data& data) {
+  auto content = read_text(data.dir / "bookie-metrics.csv");
+  if (!content) {
+    if (content.error() != base::errc::not_found) {
+      data.unreadable.push_back(fmt::format("bookie-metrics.csv: {}", content.error().detail()));
+    }
+    return;
+  }
+  auto table = parse_csv(content.value());
+  struct previous {
+    double syncs = 0;
+    double millis = 0;
+  };
+  std::map<std::string, previous> last;
+  for (const auto& row : table.rows) {
+    const auto at = table.number(row, "epochMillis");
+    const auto node = table.text(row, "node");
+    const auto syncs = table.number(row, "journalSyncCount");
+    const auto millis = table.number(row, "journalSyncMillis");
+    if (!at || node.empty() || !syncs || !millis) continue;
+    const auto before = last.find(node);
+    if (before != last.end() && *syncs > before->second.syncs) {
+      data.bookie_journal_sync_millis[node].emplace_back(
+          static_cast<std::int64_t>(*at), (*millis - before->second.millis) / (*syncs - before->second.syncs));
+    }
+    last[node] = {*syncs, *millis};
+  }
 }
 
 application_data load_application(loader& files, const fs::path& dir, const std::string& subscription) {
@@ -369,6 +409,7 @@ result<run_data> load_run_data(const fs::path& dir) {
     while (!data.run_id.empty() && std::isspace(static_cast<unsigned char>(data.run_id.back()))) data.run_id.pop_back();
   }
   data.run_info = files.json("run-info.json");
+  if (fs::is_regular_file(dir / "cluster.json", ec)) data.cluster = files.json("cluster.json");
   if (data.run_info) {
     if (data.run_id.empty()) data.run_id = json_text(*data.run_info, "runId").value_or("");
     data.name = json_text(*data.run_info, "name").value_or("");
@@ -385,6 +426,7 @@ result<run_data> load_run_data(const fs::path& dir) {
   if (auto text = files.text("events.csv")) data.events = parse_events(*text);
   load_topic_stats(data, files);
   load_broker_metrics(data);
+  load_bookie_metrics(data);
 
   if (files.folder("gateways")) {
     data.gateways.summary = files.json("gateways/gateways-summary.json");

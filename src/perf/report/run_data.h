@@ -78,13 +78,22 @@ struct run_data {
   std::string run_id;  // run-id.txt, else run-info.json's runId, else empty
   std::string name;    // run-info.json's name, else the directory's parent's name
   std::optional<nlohmann::json> run_info;
+  // cluster.json of a cluster the launcher started (src/perf/cluster/cluster_json.h);
+  // absent for a standalone or a given cluster.
+  std::optional<nlohmann::json> cluster;
   std::vector<setting> settings;
   std::vector<run_event> events;
   std::map<std::string, std::vector<subscription_sample>> backlog;  // by subscription
   // broker-metrics.csv in time order; optional (older runs and clusters without /metrics
   // lack it), so its absence is not in `missing`.
+  // Summed over the brokers at each sample (a cluster writes one line per broker).
   std::vector<cache_sample> broker_cache;
   bool has_broker_metrics = false;  // the file exists and could be read
+  // Per node, in time order: each broker's publish rate (msg/s, broker-metrics.csv's
+  // msgRateIn) and each bookie's mean journal sync time in each interval between two
+  // samples (ms, from bookie-metrics.csv's cumulative journalSyncCount/Millis).
+  std::map<std::string, std::vector<std::pair<std::int64_t, double>>> broker_publish_rate;
+  std::map<std::string, std::vector<std::pair<std::int64_t, double>>> bookie_journal_sync_millis;
   gateways_data gateways;
   std::vector<application_data> applications;  // by subscription, in name order
   // The contract's files this run lacks ("events.csv", "applications/x/...") and the ones

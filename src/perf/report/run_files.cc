@@ -75,6 +75,12 @@ std::optional<double> csv_table::number(const std::vector<std::string>& row, std
   return to_number(row[*index]);
 }
 
+std::string csv_table::text(const std::vector<std::string>& row, std::string_view name) const {
+  auto index = column(name);
+  if (!index || *index >= row.size()) return {};
+  return row[*index];
+}
+
 csv_table parse_csv(std::string_view text) {
   csv_table table;
   bool first = true;

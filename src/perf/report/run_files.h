@@ -28,6 +28,8 @@ struct csv_table {
   std::optional<std::size_t> column(std::string_view name) const;
   // The cell as a number; nullopt when the column is absent or the text is no number.
   std::optional<double> number(const std::vector<std::string>& row, std::string_view name) const;
+  // The cell's text; empty when the column is absent.
+  std::string text(const std::vector<std::string>& row, std::string_view name) const;
 };
 
 csv_table parse_csv(std::string_view text);

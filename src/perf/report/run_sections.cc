@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 
 namespace magnetar::perf::report {
 namespace fs = std::filesystem;
@@ -35,6 +36,38 @@ section missing_section(const run_data& run) {
   return s;
 }
 
+// "2 brokers, 3 bookies and 1 ZooKeeper server, each in a network namespace of its own;
+// up in 1.4 s (cluster.json)".
+inline_text cluster_summary(const nlohmann::json& cluster) {
+  std::map<std::string, int> count;
+  for (const auto& node : cluster.value("nodes", nlohmann::json::array())) {
+    if (node.is_object()) ++count[node.value("role", "")];
+  }
+  const auto plural = [](int n, std::string_view one, std::string_view many) {
+    return fmt::format("{} {}", n, n == 1 ? one : many);
+  };
+  inline_text out(fmt::format(
+      "{}, {} and {}, {}; up in {:.1f} s (", plural(count["broker"], "broker", "brokers"),
+      plural(count["bookie"], "bookie", "bookies"), plural(count["zookeeper"], "ZooKeeper server", "ZooKeeper servers"),
+      cluster.value("inNamespaces", false) ? "each in a network namespace of its own" : "all on 127.0.0.1",
+      cluster.value("setupMillis", 0) / 1000.0));
+  out.spans.push_back(link("cluster.json", "cluster.json").spans.front());
+  out.spans.push_back({span::style::text, ")", {}});
+  return out;
+}
+
+// Each node of a launched cluster: where it ran and its log.
+table cluster_nodes_table(const nlohmann::json& cluster) {
+  table t{{"Node", "Role", "Address", "Namespace", "Log"}, {false, false, false, false, false}, {}};
+  for (const auto& node : cluster.value("nodes", nlohmann::json::array())) {
+    if (!node.is_object()) continue;
+    const auto log = node.value("log", "");
+    t.rows.push_back({code(node.value("name", "")), node.value("role", ""), node.value("address", ""),
+                      code(node.value("namespace", "")), log.empty() ? inline_text("") : link(log, log)});
+  }
+  return t;
+}
+
 section settings_section(const run_data& run) {
   section s{"Settings", {}};
   table t{{"Setting", "Value"}, {false, false}, {}};
@@ -44,11 +77,13 @@ section settings_section(const run_data& run) {
   if (fs::is_regular_file(run.dir / "resolved-config.yaml", ec)) {
     t.rows.push_back({"Configuration", link("resolved-config.yaml", "resolved-config.yaml")});
   }
+  if (run.cluster) t.rows.push_back({"Cluster", cluster_summary(*run.cluster)});
   if (t.rows.empty()) {
     s.blocks.push_back(paragraph{"No settings: run-info.json and resolved-config.yaml are missing."});
   } else {
     s.blocks.push_back(std::move(t));
   }
+  if (run.cluster) s.blocks.push_back(cluster_nodes_table(*run.cluster));
   return s;
 }
 

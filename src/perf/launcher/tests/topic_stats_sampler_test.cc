@@ -51,11 +51,24 @@ TEST(broker_metrics, cache_counters_are_summed_over_their_labels) {
   EXPECT_EQ(sample->cache_inserts, 9);
   EXPECT_EQ(sample->cache_evictions, 1);
   EXPECT_EQ(sample->cache_bytes, 4096);
-  EXPECT_EQ(broker_metrics_csv_line(1000, *sample), "1000,12,2,9,1,4096");
+  EXPECT_EQ(sample->msg_rate_in, 100);
+  EXPECT_EQ(broker_metrics_csv_line(1000, "broker-0", *sample), "1000,broker-0,12,2,9,1,4096,100.0,0.0");
 }
 
-TEST(broker_metrics, a_broker_without_the_cache_counters_has_no_sample) {
-  EXPECT_FALSE(parse_broker_metrics("pulsar_ml_cache_used_size{cluster=\"a\"} 4096\npulsar_rate_in 1\n"));
+TEST(broker_metrics, a_broker_without_the_families_has_no_sample) {
+  EXPECT_FALSE(parse_broker_metrics("pulsar_ml_cache_used_size{cluster=\"a\"} 4096\npulsar_topics_count 1\n"));
+}
+
+TEST(bookie_metrics, successful_adds_and_journal_syncs_are_counted_and_timed) {
+  const auto sample = parse_bookie_metrics(
+      "bookkeeper_server_ADD_ENTRY_REQUEST_count{success=\"true\"} 7\n"
+      "bookkeeper_server_ADD_ENTRY_REQUEST_count{success=\"false\"} 2\n"
+      "bookkeeper_server_ADD_ENTRY_REQUEST_sum{success=\"true\"} 3.5\n"
+      "bookie_journal_JOURNAL_SYNC_count{success=\"true\"} 4\n"
+      "bookie_journal_JOURNAL_SYNC_sum{success=\"true\"} 2.5\n");
+  ASSERT_TRUE(sample);
+  EXPECT_EQ(sample->adds, 7);
+  EXPECT_EQ(bookie_metrics_csv_line(5, "bookie-1", *sample), "5,bookie-1,7,3.500,4,2.500");
 }
 
 TEST(topic_stats, a_body_that_is_not_json_is_an_error) {
