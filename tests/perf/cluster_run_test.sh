@@ -9,6 +9,8 @@
 #               (nothing acknowledged is lost), records the node's exit; nothing left.
 # interrupt:    the launcher gets SIGTERM during the measurement; it stops, says so,
 #               and leaves nothing.
+# broken-node:  a broker refuses its configuration: the run fails saying why, and the
+#               nodes that started are stopped.
 # unprivileged: without CAP_NET_ADMIN/CAP_SYS_ADMIN the launcher says so in one line and
 #               runs the cluster on 127.0.0.1; the run passes.
 # "Nothing left": no namespace of the run, no process of cluster.json alive, no veth in
@@ -109,6 +111,20 @@ case "$mode" in
     [[ $(grep -c "no network namespaces here" "$reports/out.txt") == 1 ]] || fail "the fallback was not said in one line"
     [[ $(jq -r .inNamespaces "$dir/cluster.json") == false ]] || fail "cluster.json says namespaces"
     nothing_left "$dir"
+    ;;
+  broken-node)
+    # A broker that refuses its configuration: the run fails before the workloads, names
+    # the broker and the key, and stops the nodes that did start.
+    if "$perf" "${run_args[@]}" --set cluster.brokers.env.noSuchBrokerSetting=1 > "$reports/out.txt" 2>&1; then
+      cat "$reports/out.txt"; fail "a run whose brokers cannot start passed"
+    fi
+    cat "$reports/out.txt"
+    grep -q "broker-0" "$reports/out.txt" || fail "the failure does not name the broker"
+    grep -q "noSuchBrokerSetting" "$reports/out.txt" || fail "the failure does not quote the broker's complaint"
+    dir=$(run_dir)
+    prefix="mg-$(cut -c1-8 "$dir/run-id.txt")-"
+    ! ip netns list | grep -q "^$prefix" || fail "namespaces of the failed run are left"
+    ! pgrep -f "$dir/cluster/" > /dev/null || fail "a node of the failed run still runs"
     ;;
   *) fail "unknown mode $mode" ;;
 esac
