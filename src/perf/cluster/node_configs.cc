@@ -60,14 +60,9 @@ std::string bookie_config(const cluster_layout& layout, const cluster_node& node
                           const env_conf& env) {
   auto connect = layout.zookeeper_connect();
   std::replace(connect.begin(), connect.end(), ',', ';');  // BookKeeper's URIs separate servers with ';'
-  // One IO thread: the bookie's default is one per core, and every node of the cluster
-  // shares this machine's cores; with one, an add is read, journaled and answered without
-  // a hand-over between threads. On 2 cores the small scenario's publish p99 fell from
-  // 18.9 to 9.5 ms with it (2026-12-03, src/perf/cluster/README.md). `env` can set it.
   return fmt::format(
       "# magnetar-perf: {}\nmetadataServiceUri=zk+null://{}/ledgers\nbookiePort={}\nadvertisedAddress={}\n"
-      "listeningInterface={}\nprometheusStatsHttpPort={}\njournalDirectories={}\nledgerDirectories={}\n"
-      "serverNumIOThreads=1\n{}",
+      "listeningInterface={}\nprometheusStatsHttpPort={}\njournalDirectories={}\nledgerDirectories={}\n{}",
       node.name, connect, node.port, node.address, node.address, node.http_port, (data_dir / "journal").string(),
       (data_dir / "ledgers").string(), env.text);
 }

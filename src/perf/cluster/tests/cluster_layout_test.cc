@@ -82,7 +82,6 @@ TEST(node_configs, bookies_name_every_zookeeper_server_the_bookkeeper_way) {
             std::string::npos)
       << text;
   EXPECT_NE(text.find("advertisedAddress=10.99.4.2\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("serverNumIOThreads=1\n"), std::string::npos) << text;
 }
 
 TEST(node_configs, the_scenarios_broker_settings_come_after_the_launchers) {
