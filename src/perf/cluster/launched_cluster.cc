@@ -201,16 +201,7 @@ result<void> launched_cluster::start_bookies(const launched_cluster_options& opt
                                       .log_file = dir / "bookie.log"}));
     _processes.push_back({.node = node, .process = std::move(child), .log_file = dir / "bookie.log"});
   }
-  for (auto i = first; i < _processes.size(); ++i) {
-    auto& started = _processes[i];
-    auto ready =
-        wait_for_ready_file(started.process, options.run_dir / "cluster" / started.node->name / "ready.json", deadline);
-    if (!ready) {
-      return fail(ready.error().code(),
-                  with_log_tail(started, fmt::format("{}: {}", started.node->name, ready.error().detail())));
-    }
-  }
-  return success();
+  return wait_until_ready(first, options.run_dir, deadline);
 }
 
 result<void> launched_cluster::initialize_metadata(const launched_cluster_options& options,
@@ -252,10 +243,15 @@ result<void> launched_cluster::start_brokers(const launched_cluster_options& opt
                                .log_file = dir / "broker.out.log"}));
     _processes.push_back({.node = node, .process = std::move(child), .log_file = dir / "broker.log"});
   }
+  return wait_until_ready(first, options.run_dir, deadline);
+}
+
+result<void> launched_cluster::wait_until_ready(std::size_t first, const fs::path& run_dir,
+                                                clock_type::time_point deadline) {
   for (auto i = first; i < _processes.size(); ++i) {
     auto& started = _processes[i];
     auto ready =
-        wait_for_ready_file(started.process, options.run_dir / "cluster" / started.node->name / "ready.json", deadline);
+        wait_for_ready_file(started.process, run_dir / "cluster" / started.node->name / "ready.json", deadline);
     if (!ready) {
       return fail(ready.error().code(),
                   with_log_tail(started, fmt::format("{}: {}", started.node->name, ready.error().detail())));

@@ -95,6 +95,9 @@ class launched_cluster {
                                    std::chrono::steady_clock::time_point deadline);
   result<void> start_brokers(const launched_cluster_options& options, std::chrono::steady_clock::time_point deadline);
   result<child_process> spawn(const cluster_node& node, child_spec spec);
+  // Waits for the ready file of every process from index `first` on.
+  result<void> wait_until_ready(std::size_t first, const std::filesystem::path& run_dir,
+                                std::chrono::steady_clock::time_point deadline);
   // Stops the processes of a role, all at once (SIGTERM to each, then the waits).
   result<void> stop_role(node_role role);
 
