@@ -7,6 +7,7 @@
 //   magnetar-perf run --scenario FILE [--set k=v] [--reports-dir D]   (launcher_commands.h)
 //   magnetar-perf compare RUN_A RUN_B
 //   magnetar-perf report RUN_DIR
+//   magnetar-perf network-check | netem-forward ...             (network_commands.h)
 //
 // Flags follow pulsar-perf's vocabulary where one exists. pubsub runs a consumer and a
 // producer in one process and reports throughput and publish / end-to-end latency
@@ -14,6 +15,7 @@
 #include "base/log.h"
 #include "bench_commands.h"
 #include "launcher_commands.h"
+#include "network_commands.h"
 #include "workload_commands.h"
 
 #include <fmt/format.h>
@@ -30,6 +32,8 @@ int main(int argc, char** argv) {
   magnetar::perf::add_workload_commands(app, workloads);
   magnetar::perf::launcher_commands launcher;
   magnetar::perf::add_launcher_commands(app, launcher);
+  magnetar::perf::network_commands network;
+  magnetar::perf::add_network_commands(app, network);
   CLI11_PARSE(app, argc, argv);
 
   if (auto logging = magnetar::base::init_logging("magnetar-perf", "warn"); !logging) {
@@ -38,6 +42,7 @@ int main(int argc, char** argv) {
   }
   if (const int workload = magnetar::perf::run_workload_command(workloads); workload >= 0) return workload;
   if (const int launched = magnetar::perf::run_launcher_command(launcher); launched >= 0) return launched;
+  if (const int networked = magnetar::perf::run_network_command(network); networked >= 0) return networked;
   if (const int benched = magnetar::perf::run_bench_command(bench); benched >= 0) return benched;
   return EXIT_FAILURE;  // require_subcommand(1) leaves no other case
 }

@@ -11,6 +11,7 @@
 #include "perf/launcher/progress_monitor.h"
 #include "perf/launcher/run_directory.h"
 #include "perf/launcher/run_info.h"
+#include "perf/launcher/run_network.h"
 #include "perf/launcher/run_plan.h"
 #include "perf/launcher/run_target.h"
 #include "perf/launcher/run_verdict.h"
@@ -61,7 +62,7 @@ fs::path self_executable() {
 // made up for by the other, which would only wait for its timeout: it is stopped then.
 void wait_for_workloads(child_process& gateways, child_process& applications, workload_outcome& gateways_outcome,
                         workload_outcome& applications_outcome, std::chrono::steady_clock::time_point deadline,
-                        int timeout_seconds, console_log& console, const std::function<void()>& each_second) {
+                        int timeout_seconds, console_log& console, const std::function<std::string()>& each_second) {
   std::optional<int> g, a;
   std::string reason;
   while (!g || !a) {
@@ -77,7 +78,7 @@ void wait_for_workloads(child_process& gateways, child_process& applications, wo
     const auto slice = std::min(deadline, std::chrono::steady_clock::now() + std::chrono::seconds(1));
     if (!g) g = gateways.wait_until(slice);
     if (!a) a = applications.wait_until(g ? slice : std::chrono::steady_clock::time_point::min());
-    each_second();
+    if (reason = each_second(); !reason.empty()) break;
     if ((g && *g == 1 && !a) || (a && *a == 1 && !g)) {
       reason = fmt::format("the {} failed", g ? "gateways" : "applications");
       break;
@@ -137,7 +138,16 @@ int run_scenario(const launcher_options& options) {
   if (!parsed) return refuse(parsed.error().message());
   const scenario_settings& settings = parsed.value();
   const auto& iot = settings.iot;
-  if (auto ready = run_target::check(settings.cluster, options); !ready) return refuse(ready.error().message());
+  if (auto ready = run_target::check(settings.cluster, settings.network, options); !ready) {
+    return refuse(ready.error().message());
+  }
+  // What the network section needs is probed before anything starts.
+  network_capabilities capabilities;
+  if (settings.network.any_enabled()) {
+    auto probed = run_network::probe(settings.network);
+    if (!probed) return refuse(probed.error().message());
+    capabilities = probed.value();
+  }
   std::optional<http::url> admin;
   if (options.admin_url) {
     auto endpoint = http::url::parse(*options.admin_url, 80, "admin URL");
@@ -175,7 +185,8 @@ int run_scenario(const launcher_options& options) {
                 .host = read_host_info(),
                 .magnetar_version = std::string(base::version())};
   std::vector<std::string> setup_failures;
-  auto target = run_target::start(settings.cluster, options, run.root, run.run_id, console);
+  auto target = run_target::start(settings.cluster, settings.network, options, run.root, run.run_id, console);
+  std::unique_ptr<run_network> network;
   if (target) {
     info.service_url = target.value()->service_url();
     info.admin_url = target.value()->admin_url();
@@ -190,6 +201,20 @@ int run_scenario(const launcher_options& options) {
         target.value()->from_monitor([&] { made = ensure_namespace(*admin, iot.topics.prefix + "0"); });
     if (!reached) made = reached.error();
     if (!made) console.error_line(fmt::format("warning: {}", made.error().message()));
+    if (settings.network.any_enabled()) {
+      auto started = run_network::start({.settings = &settings,
+                                         .network = target.value()->network(),
+                                         .capabilities = capabilities,
+                                         .run_dir = run.root,
+                                         .program = self_executable(),
+                                         .log_event = log_event,
+                                         .print = [&](std::string_view line) { console.line(line); }});
+      if (started) {
+        network = std::move(started).value();
+      } else {
+        setup_failures.push_back(started.error().message());
+      }
+    }
   } else {
     setup_failures.push_back(target.error().detail());
   }
@@ -233,15 +258,19 @@ int run_scenario(const launcher_options& options) {
                                  .backlog = [&] { return sampler.latest_backlog(); },
                                  .print = [&](std::string_view line) { console.line(line); }});
       progress.start();
+      if (network) network->start_schedule();
       const auto deadline =
           std::chrono::steady_clock::now() + std::chrono::seconds(iot.timeout_seconds + workload_grace_seconds);
       // A node that ends mid-run (a crash, or a fault's kill) is an event of the run; the
       // verdict still comes from the messages.
+      // A failed network impairment stops the run at once: what follows would measure
+      // a network other than the scenario's.
       const auto watch_nodes = [&] {
         for (const auto& [node, code] : system.newly_exited_nodes()) {
           console.error_line(fmt::format("warning: cluster node {} exited with code {}", node, code));
           log_event(fmt::format("node-exited-{}", node));
         }
+        return network ? network->failure() : std::string();
       };
       wait_for_workloads(gateways.value(), applications.value(), inputs.gateways, inputs.applications, deadline,
                          iot.timeout_seconds, console, watch_nodes);
@@ -255,12 +284,15 @@ int run_scenario(const launcher_options& options) {
     inputs.gateways_summary = std::move(summary).value();
   }
   const auto gateways_state = read_device_state(run.root / "gateways" / "gateways-state.bin");
+  std::vector<std::string> network_failures;
+  if (network) network_failures = network->finish();
   if (setup_failures.empty()) {
     for (int a = 0; a < iot.applications.count; ++a) {
       inputs.each_application.push_back(judge_application(run.root, iot.subscription(a), gateways_state));
     }
   }
   info.verdict = judge_run(inputs);
+  for (auto& failure : network_failures) info.verdict.failures.push_back(std::move(failure));
   if (!setup_failures.empty()) {
     // What did not start explains everything after it: it goes first, alone.
     info.verdict.failures = setup_failures;

@@ -1,5 +1,6 @@
 #include "perf/launcher/run_target.h"
 
+#include "base/errc.h"
 #include "perf/cluster/network_namespace.h"
 #include "perf/scenario/scenario_loader.h"
 
@@ -11,7 +12,17 @@ namespace magnetar::perf {
 
 namespace fs = std::filesystem;
 
-result<void> run_target::check(const cluster_settings& cluster, const launcher_options& options) {
+result<void> run_target::check(const cluster_settings& cluster, const network_settings& network,
+                               const launcher_options& options) {
+  if (network.any_enabled() && options.service_url) {
+    return fail(base::errc::invalid_argument,
+                "the network section acts on a cluster the launcher starts in network namespaces; with "
+                "--service-url there is none (drop one of them)");
+  }
+  if (network.any_enabled() && options.no_namespaces) {
+    return fail(base::errc::invalid_argument,
+                "the network section needs the cluster in network namespaces; --no-namespaces runs it on 127.0.0.1");
+  }
   if (options.service_url) return success();
   MAGNETAR_TRY(find_magnetar_binary(options.magnetar_bin));
   if (!cluster.standalone()) {
@@ -20,7 +31,8 @@ result<void> run_target::check(const cluster_settings& cluster, const launcher_o
   return success();
 }
 
-result<std::unique_ptr<run_target>> run_target::start(const cluster_settings& cluster, const launcher_options& options,
+result<std::unique_ptr<run_target>> run_target::start(const cluster_settings& cluster, const network_settings& network,
+                                                      const launcher_options& options,
                                                       const fs::path& run_dir, std::string_view run_id,
                                                       console_log& console) {
   std::unique_ptr<run_target> target(new run_target());
@@ -30,7 +42,9 @@ result<std::unique_ptr<run_target>> run_target::start(const cluster_settings& cl
     return target;
   }
   MAGNETAR_TRY(magnetar_bin, find_magnetar_binary(options.magnetar_bin));
-  if (cluster.standalone()) {
+  // Network impairments act between namespaces: a standalone has none, so one broker and
+  // one bookie run as a cluster then.
+  if (cluster.standalone() && !network.any_enabled()) {
     auto conf = make_standalone_conf(cluster.brokers.env);
     for (const auto& note : conf.notes) console.line(note);
     auto started = standalone_process::start(
@@ -47,6 +61,11 @@ result<std::unique_ptr<run_target>> run_target::start(const cluster_settings& cl
   bool in_namespaces = !options.no_namespaces;
   if (in_namespaces) {
     if (auto reason = cluster_network::unavailable_reason(prefix); !reason.empty()) {
+      if (network.any_enabled()) {
+        return fail(base::errc::invalid_argument,
+                    fmt::format("the network section's impairments cannot run: no network namespaces here ({})",
+                                reason));
+      }
       console.line(
           fmt::format("no network namespaces here ({}): the cluster runs on 127.0.0.1 with ports of its own, "
                       "and network impairments cannot run",
@@ -69,6 +88,10 @@ result<std::unique_ptr<run_target>> run_target::start(const cluster_settings& cl
                            in_namespaces ? ", each node in its own network namespace" : " on 127.0.0.1",
                            target->_service_url, target->_admin_url, (run_dir / "cluster.json").string()));
   return target;
+}
+
+const cluster_network* run_target::network() const {
+  return _cluster && _cluster->network() ? &*_cluster->network() : nullptr;
 }
 
 fs::path run_target::client_namespace(std::string_view node) const {

@@ -3,7 +3,7 @@
 // `cluster` section; on 127.0.0.1 when namespaces cannot be made), or nothing when the
 // run was given --service-url and --admin-url.
 //
-//   auto target = run_target::start(settings.cluster, options, run.root, console);
+//   auto target = run_target::start(settings.cluster, settings.network, options, run.root, id, console);
 //   target->service_url();                          // for the workloads
 //   target->client_namespace("gateways");           // where the gateways run ("" on loopback)
 //   target->stop();                                 // or leave_running()
@@ -32,10 +32,15 @@ class run_target {
  public:
   // What the scenario needs before anything starts: the magnetar binary for a standalone or
   // a cluster, and a cluster that fits (check_cluster). Usage problems, for the console.
-  static result<void> check(const cluster_settings& cluster, const launcher_options& options);
+  // A network section needs a cluster in namespaces: not given URLs, not --no-namespaces.
+  static result<void> check(const cluster_settings& cluster, const network_settings& network,
+                            const launcher_options& options);
 
   // `run_id` names the cluster's namespaces. A failure says what did not start.
-  static result<std::unique_ptr<run_target>> start(const cluster_settings& cluster, const launcher_options& options,
+  // With network impairments, even one broker and one bookie run as a cluster, and a
+  // machine without namespaces fails the start with the reason.
+  static result<std::unique_ptr<run_target>> start(const cluster_settings& cluster, const network_settings& network,
+                                                   const launcher_options& options,
                                                    const std::filesystem::path& run_dir, std::string_view run_id,
                                                    console_log& console);
 
@@ -43,6 +48,8 @@ class run_target {
   const std::string& admin_url() const { return _admin_url; }
   bool is_standalone() const { return _standalone.has_value(); }
   bool is_cluster() const { return _cluster != nullptr; }
+  // The cluster's namespaces, or nullptr (a standalone, given URLs, or on 127.0.0.1).
+  const cluster_network* network() const;
   // The namespace file of a client node (gateways, applications, monitor); empty when the
   // run shares the launcher's network.
   std::filesystem::path client_namespace(std::string_view node) const;

@@ -24,8 +24,11 @@ namespace {
 constexpr const char* marked_events[] = {"gateways-started", "warmup-finished", "measurement-started",
                                          "gateways-finished"};
 
-// Late applications' joins and catch-ups (issue 7), one event per subscription.
-constexpr const char* marked_prefixes[] = {"application-joined-", "application-caught-up-"};
+// Late applications' joins and catch-ups, one event per subscription; network impairments
+// applied and removed during the run (whole-run ones act before the first mark), and
+// cluster nodes that ended.
+constexpr const char* marked_prefixes[] = {"application-joined-", "application-caught-up-", "network-applied-",
+                                           "network-removed-", "network-failed-", "node-exited-"};
 
 bool is_marked(const std::string& event) {
   if (std::find(std::begin(marked_events), std::end(marked_events), event) != std::end(marked_events)) return true;

@@ -410,6 +410,7 @@ result<run_data> load_run_data(const fs::path& dir) {
   }
   data.run_info = files.json("run-info.json");
   if (fs::is_regular_file(dir / "cluster.json", ec)) data.cluster = files.json("cluster.json");
+  if (fs::is_regular_file(dir / "network-summary.json", ec)) data.network = files.json("network-summary.json");
   if (data.run_info) {
     if (data.run_id.empty()) data.run_id = json_text(*data.run_info, "runId").value_or("");
     data.name = json_text(*data.run_info, "name").value_or("");

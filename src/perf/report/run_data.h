@@ -81,6 +81,8 @@ struct run_data {
   // cluster.json of a cluster the launcher started (src/perf/cluster/cluster_json.h);
   // absent for a standalone or a given cluster.
   std::optional<nlohmann::json> cluster;
+  // network-summary.json of a run with a network section (src/perf/network/network_record.h).
+  std::optional<nlohmann::json> network;
   std::vector<setting> settings;
   std::vector<run_event> events;
   std::map<std::string, std::vector<subscription_sample>> backlog;  // by subscription

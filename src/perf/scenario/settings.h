@@ -7,6 +7,8 @@
 // what a key left out of the scenario means.
 #pragma once
 
+#include "perf/scenario/network_settings.h"
+
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -125,6 +127,7 @@ struct iot_telemetry_settings {
 struct scenario_settings {
   cluster_settings cluster;
   iot_telemetry_settings iot;
+  network_settings network;
   int metrics_interval_seconds = 1;
   std::optional<std::string> output_name;
 };

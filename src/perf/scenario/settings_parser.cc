@@ -1,6 +1,7 @@
 // parse_settings(): the resolved tree into scenario_settings. Each section is read by a
 // settings_reader, which checks keys, types and ranges; the rules between settings are in
 // settings_validation.cc.
+#include "perf/scenario/network_settings_parser.h"
 #include "perf/scenario/scenario_loader.h"
 #include "perf/scenario/settings_reader.h"
 #include "perf/scenario/settings_validation.h"
@@ -107,7 +108,7 @@ result<scenario_settings> parse_settings(const YAML::Node& resolved) {
     return fail(base::errc::invalid_argument, "the scenario must be a YAML mapping with cluster and workloads");
   }
   scenario_settings settings;
-  settings_reader root(resolved, "", {"cluster", "workloads", "metrics", "output", "profiling"}, problems);
+  settings_reader root(resolved, "", {"cluster", "workloads", "network", "metrics", "output", "profiling"}, problems);
   {
     auto cluster = root.section("cluster", {"brokers", "bookies", "zookeeper"});
     read_brokers(cluster, settings.cluster);
@@ -128,6 +129,7 @@ result<scenario_settings> parse_settings(const YAML::Node& resolved) {
     }
     read_iot(workloads, settings.iot);
   }
+  read_network(root, settings.network);
   root.section("metrics", {"intervalSeconds"}).read("intervalSeconds", settings.metrics_interval_seconds, 1);
   {
     auto output = root.section("output", {"name"});

@@ -254,4 +254,71 @@ void settings_reader::read(std::string_view key, std::vector<int>& out, std::int
   out = std::move(values);
 }
 
+void settings_reader::read(std::string_view key, std::vector<std::string>& out) {
+  const auto found = value(key);
+  if (!found) return;
+  const YAML::Node& node = *found;
+  std::vector<std::string> values;
+  if (node.IsScalar() && !node.Scalar().empty()) {
+    values.push_back(node.Scalar());
+  } else if (node.IsSequence()) {
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      const YAML::Node item = node[i];
+      if (!item.IsScalar() || item.Scalar().empty()) {
+        _problems.add(fmt::format("{}[{}] must be a non-empty string, not {}", path_of(key), i, quoted(item)));
+        return;
+      }
+      values.push_back(item.Scalar());
+    }
+  } else {
+    _problems.add(fmt::format("{} must be a name or a list of names, not {}", path_of(key), quoted(node)));
+    return;
+  }
+  out = std::move(values);
+}
+
+void settings_reader::read(std::string_view key, std::vector<std::vector<std::string>>& out) {
+  const auto found = value(key);
+  if (!found) return;
+  const YAML::Node& node = *found;
+  if (!node.IsSequence()) {
+    _problems.add(fmt::format("{} must be a list, not {}", path_of(key), quoted(node)));
+    return;
+  }
+  std::vector<std::vector<std::string>> groups;
+  for (std::size_t i = 0; i < node.size(); ++i) {
+    const YAML::Node item = node[i];
+    std::vector<std::string> names;
+    if (item.IsScalar() && !item.Scalar().empty()) {
+      names.push_back(item.Scalar());
+    } else if (item.IsSequence() && item.size() > 0) {
+      for (std::size_t j = 0; j < item.size(); ++j) {
+        if (!item[j].IsScalar() || item[j].Scalar().empty()) {
+          _problems.add(fmt::format("{}[{}][{}] must be a name, not {}", path_of(key), i, j, quoted(item[j])));
+          return;
+        }
+        names.push_back(item[j].Scalar());
+      }
+    } else {
+      _problems.add(fmt::format("{}[{}] must be a name or a list of names, not {}", path_of(key), i, quoted(item)));
+      return;
+    }
+    groups.push_back(std::move(names));
+  }
+  out = std::move(groups);
+}
+
+std::vector<std::string> settings_reader::names_in(std::string_view key) {
+  const auto found = value(key);
+  if (!found) return {};
+  const YAML::Node& node = *found;
+  if (!node.IsMap()) {
+    _problems.add(fmt::format("{} must be a mapping of names to settings, not {}", path_of(key), quoted(node)));
+    return {};
+  }
+  std::vector<std::string> names;
+  for (const auto& entry : node) names.push_back(entry.first.Scalar());
+  return names;
+}
+
 }  // namespace magnetar::perf

@@ -57,6 +57,13 @@ class settings_reader {
   void read(std::string_view key, std::map<std::string, std::string>& out);
   // A list of whole numbers, each at least `min`.
   void read(std::string_view key, std::vector<int>& out, std::int64_t min);
+  // One non-empty string, or a list of them.
+  void read(std::string_view key, std::vector<std::string>& out);
+  // A list whose items are each a name or a list of names ([gateways, [bookies, zookeeper]]).
+  void read(std::string_view key, std::vector<std::vector<std::string>>& out);
+  // The keys of a mapping whose keys are names the scenario chooses (network impairments),
+  // in the file's order; empty when the key is absent.
+  std::vector<std::string> names_in(std::string_view key);
 
   problem_list& problems() const { return _problems; }
 

@@ -1,5 +1,6 @@
 #include "perf/scenario/settings_validation.h"
 
+#include "perf/scenario/network_settings_parser.h"
 #include "perf/scenario/scenario_loader.h"
 
 #include <fmt/format.h>
@@ -106,6 +107,7 @@ void validate_settings(const scenario_settings& settings, problem_list& problems
   check_timeout(s, problems);
   check_joins(s, problems);
   check_output_name(settings, problems);
+  check_network(settings, problems);
 }
 
 result<void> check_cluster(const cluster_settings& cluster) {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 namespace magnetar::perf {
@@ -55,6 +56,38 @@ TEST(shipped_scenarios, failover_cluster_overlay_makes_a_cluster_that_fits) {
   EXPECT_FALSE(cluster.standalone());
   EXPECT_TRUE(check_cluster(cluster));
 }
+
+// Each network overlay over the small scenario: it parses, its impairments validate on
+// the cluster it gets, and it has at least one.
+class network_overlay : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(network_overlay, validates_over_the_small_scenario) {
+  auto tree = resolve_scenario(fs::path(MAGNETAR_SOURCE_DIR) / "scenarios/iot-telemetry-small.yaml",
+                               {.extends = {"network/" + GetParam()}}, {});
+  ASSERT_TRUE(tree) << tree.error();
+  auto settings = parse_settings(tree.value());
+  ASSERT_TRUE(settings) << settings.error();
+  EXPECT_TRUE(settings.value().network.any_enabled());
+  EXPECT_TRUE(check_cluster(settings.value().cluster));
+}
+
+std::vector<std::string> network_overlays() {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(fs::path(MAGNETAR_SOURCE_DIR) / "scenarios/network")) {
+    if (entry.path().extension() == ".yaml") names.push_back(entry.path().stem().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(files, network_overlay, ::testing::ValuesIn(network_overlays()),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+TEST(shipped_scenarios, there_are_twenty_network_overlays) { EXPECT_EQ(network_overlays().size(), 20u); }
 
 }  // namespace
 }  // namespace magnetar::perf
