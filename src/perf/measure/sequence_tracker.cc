@@ -5,7 +5,8 @@
 namespace magnetar::perf {
 
 std::string to_string(const violation_sample& s) {
-  return fmt::format("device={} expected={} got={} pod={} topic={}", s.device, s.expected, s.got, s.pod, s.topic);
+  return fmt::format("device={} expected={} got={} pod={} topic={} redeliveries={} receivedAt={}", s.device, s.expected,
+                     s.got, s.pod, s.topic, s.redelivery_count, s.received_millis);
 }
 
 sequence_tracker::sequence_tracker(std::uint64_t devices)
@@ -14,10 +15,12 @@ sequence_tracker::sequence_tracker(std::uint64_t devices)
     // Devices s, s + stripe_count, ... below `devices`.
     const std::uint64_t mine = devices > s ? (devices - s + stripe_count - 1) / stripe_count : 0;
     (*_stripes)[s].next.assign(mine, 0);
+    (*_stripes)[s].latest_id.assign(mine, 0);
   }
 }
 
-delivery sequence_tracker::record(std::uint64_t device, std::uint64_t sequence, int pod, int topic) {
+delivery sequence_tracker::record(std::uint64_t device, std::uint64_t sequence, int pod, int topic,
+                                  const delivery_details& details) {
   stripe& st = (*_stripes)[device % stripe_count];
   if (device >= _devices) {
     const std::lock_guard lock(st.mutex);
@@ -28,13 +31,18 @@ delivery sequence_tracker::record(std::uint64_t device, std::uint64_t sequence, 
   {
     const std::lock_guard lock(st.mutex);
     std::uint64_t& next = st.next[device / stripe_count];
+    std::uint64_t& latest_id = st.latest_id[device / stripe_count];
     if (sequence < next) {
       ++st.duplicates;
+      if (sequence + 1 == next && latest_id != 0 && details.message_id != 0) {
+        ++(details.message_id == latest_id ? st.redelivered : st.persisted_twice);
+      }
       return delivery::duplicate;
     }
     if (sequence == next) {
       ++next;
       ++st.unique;
+      latest_id = details.message_id;
       // Almost always empty: only a violation creates a pending entry.
       if (!st.pending.empty()) {
         if (auto it = st.pending.find(device); it != st.pending.end()) {
@@ -42,6 +50,7 @@ delivery sequence_tracker::record(std::uint64_t device, std::uint64_t sequence, 
           while (!held.empty() && *held.begin() == next) {
             held.erase(held.begin());
             ++next;
+            latest_id = 0;  // the held messages' ids are not kept
           }
           if (held.empty()) st.pending.erase(it);
         }
@@ -57,7 +66,7 @@ delivery sequence_tracker::record(std::uint64_t device, std::uint64_t sequence, 
     expected = next;
   }
   // Outside the stripe: samples have their own lock, and violations are rare.
-  sample_violation({device, expected, sequence, pod, topic});
+  sample_violation({device, expected, sequence, pod, topic, details.redelivery_count, details.received_millis});
   return delivery::violation;
 }
 
@@ -72,6 +81,8 @@ sequence_counts sequence_tracker::counts() const {
     const std::lock_guard lock(st.mutex);
     total.unique += st.unique;
     total.duplicates += st.duplicates;
+    total.redelivered += st.redelivered;
+    total.persisted_twice += st.persisted_twice;
     total.violations += st.violations;
     total.invalid += st.invalid;
   }

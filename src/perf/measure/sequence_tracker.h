@@ -40,8 +40,21 @@ enum class delivery {
 struct sequence_counts {
   std::uint64_t unique = 0;  // distinct (device, sequence) pairs: firsts and violations
   std::uint64_t duplicates = 0;
+  // Of the duplicates of a device's latest message, those with the same message id (the
+  // broker delivered the one entry again: a redelivery) and those with another (the
+  // message was persisted twice: a producer's resend the broker did not deduplicate).
+  // Duplicates of older messages are in neither: only the latest id is kept.
+  std::uint64_t redelivered = 0;
+  std::uint64_t persisted_twice = 0;
   std::uint64_t violations = 0;
   std::uint64_t invalid = 0;
+};
+
+// What the receiver knows of a delivery beyond its device and sequence.
+struct delivery_details {
+  std::uint64_t message_id = 0;  // a hash of the message id; 0: unknown
+  std::uint32_t redelivery_count = 0;
+  std::int64_t received_millis = 0;  // since the epoch
 };
 
 struct violation_sample {
@@ -50,9 +63,12 @@ struct violation_sample {
   std::uint64_t got = 0;
   int pod = 0;
   int topic = 0;
+  std::uint32_t redelivery_count = 0;
+  std::int64_t received_millis = 0;
 };
 
-// One line of ordering-violations.txt: `device=<d> expected=<s> got=<s> pod=<p> topic=<t>`.
+// One line of ordering-violations.txt: `device=<d> expected=<s> got=<s> pod=<p> topic=<t>
+// redeliveries=<n> receivedAt=<epoch millis>`.
 std::string to_string(const violation_sample& sample);
 
 class sequence_tracker {
@@ -64,7 +80,8 @@ class sequence_tracker {
   sequence_tracker(const sequence_tracker&) = delete;
   sequence_tracker& operator=(const sequence_tracker&) = delete;
 
-  delivery record(std::uint64_t device, std::uint64_t sequence, int pod, int topic);
+  delivery record(std::uint64_t device, std::uint64_t sequence, int pod, int topic,
+                  const delivery_details& details = {});
 
   std::uint64_t devices() const noexcept { return _devices; }
   sequence_counts counts() const;
@@ -82,10 +99,14 @@ class sequence_tracker {
     std::mutex mutex;
     // Indexed by device / stripe_count: the devices with device % stripe_count == this one.
     std::vector<std::uint64_t> next;
+    // Alike: the message id (hash) of sequence next - 1, 0 when unknown.
+    std::vector<std::uint64_t> latest_id;
     // Sequences above `next` already received; only devices with a gap have an entry.
     std::map<std::uint64_t, std::set<std::uint64_t>> pending;
     std::uint64_t unique = 0;
     std::uint64_t duplicates = 0;
+    std::uint64_t redelivered = 0;
+    std::uint64_t persisted_twice = 0;
     std::uint64_t violations = 0;
     std::uint64_t invalid = 0;
   };

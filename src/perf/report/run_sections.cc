@@ -109,7 +109,15 @@ section correctness_section(const run_data& run) {
       std::string file = fmt::format("applications/{}/ordering-violations.txt", app.subscription);
       samples = link(fmt::format("{} sample(s)", app.violation_samples), file);
     }
-    t.rows.push_back({code(app.subscription), format_count(get("unique")), format_count(get("duplicates")),
+    // Of the duplicates, those of a device's latest message are told apart (applications
+    // from this version on): the same entry again, or the message stored twice.
+    inline_text duplicates = format_count(get("duplicates"));
+    if (auto redelivered = get("redeliveredDuplicates"), twice = get("persistedTwiceDuplicates");
+        redelivered && twice && (*redelivered > 0 || *twice > 0)) {
+      duplicates += inline_text(fmt::format(" ({} redelivered, {} persisted twice)", format_count(redelivered),
+                                            format_count(twice)));
+    }
+    t.rows.push_back({code(app.subscription), format_count(get("unique")), duplicates,
                       format_count(get("orderingViolations")), format_count(get("invalid")), format_count(missing),
                       format_count(get("podRestarts")), samples});
   }
@@ -128,7 +136,9 @@ section correctness_section(const run_data& run) {
   s.blocks.push_back(paragraph{
       "A correct run delivers every message the gateways got a receipt for, warmup included, to every "
       "application, in order per device. Duplicates are allowed by at-least-once delivery and are counted so "
-      "that runs can be compared. Missing is the difference between the gateways' and the application's device "
+      "that runs can be compared; of the duplicates of a device's latest message, \"redelivered\" came again with the "
+      "same message id (the broker delivered the entry again) and \"persisted twice\" with another (a resend stored "
+      "twice). Missing is the difference between the gateways' and the application's device "
       "state at the end."});
   return s;
 }

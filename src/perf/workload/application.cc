@@ -180,6 +180,20 @@ int application::topic_index(const std::string& topic) const {
   return -1;
 }
 
+namespace {
+
+// A message id as one number for the sequence tracker (never 0, its "unknown").
+std::uint64_t id_hash(const message_id& id, int topic) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (const std::int64_t part : {std::int64_t{topic}, id.ledger_id(), id.entry_id(), std::int64_t{id.partition()},
+                                  std::int64_t{id.batch_index()}}) {
+    h = (h ^ static_cast<std::uint64_t>(part)) * 1099511628211ULL;
+  }
+  return h == 0 ? 1 : h;
+}
+
+}  // namespace
+
 void application::handle(pod& p, const message& m) {
   const auto received_at = std::chrono::system_clock::now();
   ++_received;
@@ -204,7 +218,11 @@ void application::handle(pod& p, const message& m) {
       append_event(_options.events_file, "applications", fmt::format("application-caught-up-{}", _subscription));
     }
   }
-  const auto outcome = _tracker.record(header->device, header->sequence, p.index, topic);
+  const auto outcome = _tracker.record(
+      header->device, header->sequence, p.index, topic,
+      {.message_id = id_hash(m.id(), topic),
+       .redelivery_count = m.redelivery_count(),
+       .received_millis = std::chrono::duration_cast<std::chrono::milliseconds>(received_at.time_since_epoch()).count()});
   if (outcome == delivery::duplicate) {
     _timeline.add("duplicates", 1);
     return;
@@ -291,6 +309,8 @@ result<void> application::write_results(bool timed_out) {
       {"received", _received.load()},
       {"unique", counts.unique},
       {"duplicates", counts.duplicates},
+      {"redeliveredDuplicates", counts.redelivered},
+      {"persistedTwiceDuplicates", counts.persisted_twice},
       {"orderingViolations", counts.violations},
       {"invalid", _invalid.load()},
       {"measuredReceived", _measured.load()},

@@ -55,7 +55,40 @@ TEST(sequence_tracker, a_sequence_above_the_next_expected_is_a_sampled_violation
   EXPECT_EQ(tracker.next_expected()[17], 1u);  // the gap-free prefix is still 0..0
   const auto samples = tracker.violation_samples();
   ASSERT_EQ(samples.size(), 1u);
-  EXPECT_EQ(to_string(samples[0]), "device=17 expected=1 got=2 pod=4 topic=9");
+  EXPECT_EQ(to_string(samples[0]), "device=17 expected=1 got=2 pod=4 topic=9 redeliveries=0 receivedAt=0");
+}
+
+TEST(sequence_tracker, a_violation_sample_carries_the_redelivery_count_and_receipt_time) {
+  sequence_tracker tracker(10);
+  tracker.record(1, 2, 0, 0, {.message_id = 5, .redelivery_count = 3, .received_millis = 1700000000123});
+  EXPECT_EQ(to_string(tracker.violation_samples().at(0)),
+            "device=1 expected=0 got=2 pod=0 topic=0 redeliveries=3 receivedAt=1700000000123");
+}
+
+TEST(sequence_tracker, a_latest_message_again_with_its_id_is_a_redelivery) {
+  sequence_tracker tracker(10);
+  tracker.record(4, 0, 0, 0, {.message_id = 100});
+  EXPECT_EQ(tracker.record(4, 0, 1, 0, {.message_id = 100}), delivery::duplicate);
+  EXPECT_EQ(tracker.counts().redelivered, 1u);
+  EXPECT_EQ(tracker.counts().persisted_twice, 0u);
+}
+
+TEST(sequence_tracker, a_latest_message_again_with_another_id_was_persisted_twice) {
+  sequence_tracker tracker(10);
+  tracker.record(4, 0, 0, 0, {.message_id = 100});
+  tracker.record(4, 0, 0, 0, {.message_id = 101});
+  EXPECT_EQ(tracker.counts().persisted_twice, 1u);
+  EXPECT_EQ(tracker.counts().duplicates, 1u);
+}
+
+TEST(sequence_tracker, duplicates_of_older_messages_are_not_told_apart) {
+  sequence_tracker tracker(10);
+  tracker.record(4, 0, 0, 0, {.message_id = 100});
+  tracker.record(4, 1, 0, 0, {.message_id = 101});
+  tracker.record(4, 0, 0, 0, {.message_id = 100});
+  const auto c = tracker.counts();
+  EXPECT_EQ(c.duplicates, 1u);
+  EXPECT_EQ(c.redelivered + c.persisted_twice, 0u);
 }
 
 TEST(sequence_tracker, a_filled_gap_advances_the_prefix_over_pending_sequences) {
