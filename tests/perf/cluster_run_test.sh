@@ -18,33 +18,9 @@
 set -euo pipefail
 perf=$1 magnetar=$2 scenario=$3 mode=$4
 reports=$(mktemp -d /tmp/magnetar-cluster-e2e.XXXXXX)
-launcher_pid=
-fail() { echo "FAIL: $*" >&2; exit 1; }
-run_dir() { find "$reports" -name run-id.txt -printf '%h\n' 2>/dev/null | head -1; }
-cleanup() {
-  [[ -n "$launcher_pid" ]] && kill -KILL "$launcher_pid" 2>/dev/null || true
-  local dir; dir=$(run_dir)
-  [[ -n "$dir" && -f "$dir/cluster.json" ]] && "$perf" cluster down "$dir" > /dev/null 2>&1 || true
-  [[ -n "${KEEP_REPORTS:-}" ]] || rm -rf "$reports"
-}
-trap cleanup EXIT
+source "$(dirname "$0")/cluster_e2e_lib.sh"
+[[ "$mode" == unprivileged ]] || require_namespaces
 
-if [[ "$mode" != unprivileged ]] && ! ip netns add "mg-e2e-probe-$$" 2> /dev/null; then
-  echo "SKIP: network namespaces cannot be made here (needs root or CAP_SYS_ADMIN and CAP_NET_ADMIN)"
-  exit 77
-fi
-ip netns delete "mg-e2e-probe-$$" 2> /dev/null || true
-
-# Waits (up to 120 s) for a line in the run's events.csv.
-wait_for_event() {
-  for _ in $(seq 1200); do
-    local dir; dir=$(run_dir)
-    [[ -n "$dir" ]] && grep -q ",$1\$" "$dir/events.csv" 2> /dev/null && return 0
-    kill -0 "$launcher_pid" 2> /dev/null || return 1
-    sleep 0.1
-  done
-  return 1
-}
 nothing_left() {
   local dir=$1 prefix
   prefix="mg-$(cut -c1-8 "$dir/run-id.txt")-"

@@ -112,8 +112,13 @@ void impairment_engine::collect_queue_counts(const network_node& sender) {
 
 result<void> impairment_engine::rebuild_shaping(const network_node& sender) {
   collect_queue_counts(sender);
-  MAGNETAR_TRY(
-      _host.run_script(sender.namespace_name, {"tc", "-force", "-batch"}, sender_shaping_batch(sender.name, active())));
+  // Deleting a root qdisc that is not there fails: look first.
+  MAGNETAR_TRY(shown, _host.run(sender.namespace_name, {"tc", "qdisc", "show", "dev", "eth0", "root"}));
+  if (shown.find("htb 1:") != std::string::npos) {
+    MAGNETAR_TRY(_host.run(sender.namespace_name, {"tc", "qdisc", "del", "dev", "eth0", "root"}));
+  }
+  const auto batch = sender_shaping_batch(sender.name, active());
+  if (!batch.empty()) MAGNETAR_TRY(_host.run_script(sender.namespace_name, {"tc", "-batch"}, batch));
   return success();
 }
 

@@ -11,8 +11,6 @@ constexpr int first_class = 0x10;
 }  // namespace
 
 std::string sender_shaping_batch(std::string_view sender, const std::vector<const planned_impairment*>& active) {
-  // -force goes on past the first line's error when eth0 has no root qdisc yet.
-  std::string batch = "qdisc del dev eth0 root\n";
   std::string tree;
   for (const auto* i : active) {
     if (i->settings.kind != impairment_kind::condition || i->settings.rate_bits == 0) continue;
@@ -30,8 +28,8 @@ std::string sender_shaping_batch(std::string_view sender, const std::vector<cons
                         i->settings.queue_or_default());
     tree += filters;
   }
-  if (tree.empty()) return batch;
-  return batch + "qdisc add dev eth0 root handle 1: htb\n" + tree;
+  if (tree.empty()) return tree;
+  return "qdisc add dev eth0 root handle 1: htb\n" + tree;
 }
 
 std::map<int, queue_counts> shaping_queues(std::string_view tc_json) {

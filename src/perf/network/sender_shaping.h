@@ -21,8 +21,9 @@
 
 namespace magnetar::perf {
 
-// The `tc -force -batch` script that gives `sender`'s eth0 exactly the rate conditions
-// in `active` that it sends under (an empty root when none).
+// The `tc -batch` script that builds `sender`'s eth0 tree for the rate conditions in
+// `active` that it sends under, onto an eth0 without a root qdisc; empty when none (the
+// engine deletes the previous tree first).
 std::string sender_shaping_batch(std::string_view sender, const std::vector<const planned_impairment*>& active);
 
 struct queue_counts {

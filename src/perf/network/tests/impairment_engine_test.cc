@@ -93,6 +93,18 @@ TEST_F(impairment_engine_test, the_router_table_is_rebuilt_from_the_active_set) 
   EXPECT_NE(scripts[2].find("partition:cut"), std::string::npos);
 }
 
+TEST_F(impairment_engine_test, a_rate_builds_the_senders_tree_and_its_removal_deletes_it) {
+  auto& engine = engine_of({{.name = "uplink", .from = {"gateways"}, .to = {"broker-0"}, .rate_bits = 1'000'000}});
+  ASSERT_TRUE(engine.apply(0));
+  EXPECT_TRUE(host.containing("tc qdisc del").empty());  // nothing to delete yet
+  ASSERT_EQ(host.containing("mg-test-gateways: tc -batch <<qdisc add dev eth0 root handle 1: htb").size(), 1u);
+  host.answers["tc qdisc show dev eth0 root"] = "qdisc htb 1: root refcnt 2 r2q 10 default 0\n";
+  host.commands.clear();
+  ASSERT_TRUE(engine.remove(0));
+  EXPECT_EQ(host.containing("mg-test-gateways: tc qdisc del dev eth0 root").size(), 1u);
+  EXPECT_TRUE(host.containing("tc -batch").empty());  // no tree left to build
+}
+
 TEST_F(impairment_engine_test, drops_counted_before_a_rebuild_are_kept) {
   auto& engine = engine_of(
       {{.name = "cut", .kind = impairment_kind::partition, .from = {"gateways"}, .to = {"broker-1"}}});
