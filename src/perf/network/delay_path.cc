@@ -16,7 +16,9 @@ command_list delay_device_setup(const planned_impairment& i) {
   const auto device = i.tun_device();
   return {{"ip", "tuntap", "add", "dev", device, "mode", "tun"},
           {"sysctl", "-qw", "net.ipv4.conf.all.rp_filter=0", fmt::format("net.ipv4.conf.{}.rp_filter=0", device)},
-          {"ip", "link", "set", device, "up"},
+          // A TCP window arrives as a burst; the default queue of 500 packets in front of
+          // the forwarder would drop most of it at Gbit/s rates.
+          {"ip", "link", "set", device, "txqueuelen", "10000", "up"},
           {"ip", "route", "add", "default", "dev", device, "table", std::to_string(i.route_table())}};
 }
 

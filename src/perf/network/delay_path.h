@@ -1,7 +1,7 @@
 // delay_path: how a delayed impairment's packets reach its forwarder and come back, in
 // the router namespace (tun_forwarder.h holds them):
 //
-//   ip tuntap add dev mgd<i> mode tun; ip link set mgd<i> up
+//   ip tuntap add dev mgd<i> mode tun; ip link set mgd<i> txqueuelen 10000 up
 //   rp_filter 0 on all and on mgd<i>    (the packets come back in on mgd<i> with sources
 //                                        the main table routes elsewhere; strict or loose
 //                                        reverse-path filtering drops them all)

@@ -118,7 +118,9 @@ result<void> impairment_engine::rebuild_shaping(const network_node& sender) {
     MAGNETAR_TRY(_host.run(sender.namespace_name, {"tc", "qdisc", "del", "dev", "eth0", "root"}));
   }
   const auto batch = sender_shaping_batch(sender.name, active());
-  if (!batch.empty()) MAGNETAR_TRY(_host.run_script(sender.namespace_name, {"tc", "-batch"}, batch));
+  if (!batch.empty()) {
+    MAGNETAR_TRY(_host.run_script(sender.namespace_name, {"tc", "-batch"}, batch));
+  }
   return success();
 }
 
@@ -204,23 +206,33 @@ result<void> impairment_engine::apply_locked(std::size_t i) {
   if (record.state != impairment_state::pending) return success();
   const auto& s = p.settings;
   _retransmits_at_apply[i] = retransmissions_now(p);
-  if (wants_offloads_off(s, _offloads)) MAGNETAR_TRY(offloads_off(p));
+  if (wants_offloads_off(s, _offloads)) {
+    MAGNETAR_TRY(offloads_off(p));
+  }
   std::string detail;
   switch (s.kind) {
     case impairment_kind::condition: {
       if (delayed(s)) {
-        for (const auto& command : delay_device_setup(p)) MAGNETAR_TRY(_host.run(_router, command));
+        for (const auto& command : delay_device_setup(p)) {
+          MAGNETAR_TRY(_host.run(_router, command));
+        }
         MAGNETAR_TRY(_host.start_forwarder(_router, {.device = p.tun_device(),
                                                      .delay = s.delay,
                                                      .jitter = s.jitter,
                                                      .reorder = s.reorder,
                                                      .seed = static_cast<std::uint64_t>(p.index) + 1}));
-        for (const auto& command : delay_rules_setup(p)) MAGNETAR_TRY(_host.run(_router, command));
+        for (const auto& command : delay_rules_setup(p)) {
+          MAGNETAR_TRY(_host.run(_router, command));
+        }
       }
       record.state = impairment_state::active;
-      if (s.loss_percent > 0) MAGNETAR_TRY(rebuild_router());
+      if (s.loss_percent > 0) {
+        MAGNETAR_TRY(rebuild_router());
+      }
       if (s.rate_bits > 0) {
-        for (const auto& sender : p.senders()) MAGNETAR_TRY(rebuild_shaping(sender));
+        for (const auto& sender : p.senders()) {
+          MAGNETAR_TRY(rebuild_shaping(sender));
+        }
       }
       break;
     }

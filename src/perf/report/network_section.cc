@@ -47,7 +47,8 @@ std::string seconds_or_dash(const nlohmann::json& item, const char* key) {
 
 std::string retransmissions(const nlohmann::json& item) {
   std::vector<std::string> parts;
-  for (const auto& [node, count] : item.value("retransmissions", nlohmann::json::object()).items()) {
+  const auto counts = item.value("retransmissions", nlohmann::json::object());
+  for (const auto& [node, count] : counts.items()) {
     if (count.is_number() && count.get<std::int64_t>() > 0) parts.push_back(fmt::format("{} {}", node, count.dump()));
   }
   return parts.empty() ? "0" : fmt::format("{}", fmt::join(parts, ", "));
