@@ -46,6 +46,11 @@ struct broker_config {
   bool allow_auto_subscription_creation = true;  // allowAutoSubscriptionCreation
   int default_num_partitions = 1;                // defaultNumPartitions
   std::chrono::seconds keep_alive_interval{30};  // keepAliveIntervalSeconds
+  // How long a producer's name stays taken by a connection that may be dead: a producer
+  // coming back under it (after its client lost the connection without a FIN) makes the
+  // broker ping the old connection and close it when no answer comes within this
+  // (connectionLivenessCheckTimeoutMillis; 0: no check, the name waits for keep-alive).
+  std::chrono::milliseconds connection_liveness_check_timeout{5000};
   // Publishes a connection may have awaiting their receipt before the broker stops
   // reading from it (maxPendingPublishRequestsPerConnection).
   std::size_t max_pending_publish_requests_per_connection = 1000;

@@ -7,8 +7,10 @@
 // answers from its own); the rest are values fixed at the connection's start or atomics.
 #pragma once
 
+#include "io/asio.h"
 #include "wire/shared_bytes.h"
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -33,6 +35,13 @@ class client_channel {
   virtual const std::string& connected_since() const = 0;
   // What the client said it is in CONNECT ("Pulsar-CPP-v3.5.0"); empty when it said nothing.
   virtual const std::string& client_version() const = 0;
+
+  // Whether the client still answers, for a producer (or consumer) that comes back under
+  // a name this connection holds: a PING goes out and any frame within `timeout` says
+  // yes. A connection that stays silent (its client gone without a FIN, as behind a NAT
+  // that forgot it) is closed, releasing what it held, and false is the answer. From any
+  // shard; resumes on the caller's.
+  virtual awaitable<bool> check_liveness(std::chrono::milliseconds timeout) = 0;
 };
 
 }  // namespace magnetar::broker

@@ -223,6 +223,8 @@ constexpr auto settings = std::to_array<setting>({
     {"defaultNumPartitions", &set_number<&c::default_num_partitions, 1, java_int_max>},
     // 0 turns keep-alive probes off, as in Pulsar.
     {"keepAliveIntervalSeconds", &set_number<&c::keep_alive_interval, 0, java_int_max>},
+    {"connectionLivenessCheckTimeoutMillis",
+     &set_duration<&c::connection_liveness_check_timeout, std::chrono::milliseconds, 0, java_int_max>},
     {"maxPendingPublishRequestsPerConnection",
      &set_number<&c::max_pending_publish_requests_per_connection, 1, java_int_max>},
     {"dispatcherMaxReadBatchSize", &set_number<&c::dispatcher_max_read_batch_size, 1, java_int_max>},

@@ -98,6 +98,7 @@ awaitable<void> connection::read_loop() {
     }
     _decoder.commit(n);
     _received_since_tick = true;
+    ++_reads;
     bool stop = false;
     for (;;) {
       auto next = _decoder.next();
@@ -264,6 +265,35 @@ awaitable<void> connection::keep_alive_loop() {
     send(wire::encode_command(ping));
     _ping_outstanding = true;
   }
+}
+
+awaitable<bool> connection::check_liveness(std::chrono::milliseconds timeout) {
+  auto self = shared_from_this();
+  co_return co_await io::run_on(_shard.executor(),
+                                [&]() -> awaitable<bool> { return self->check_liveness_here(timeout); });
+}
+
+awaitable<bool> connection::check_liveness_here(std::chrono::milliseconds timeout) {
+  if (is_closed()) co_return false;
+  const auto reads_before = _reads;
+  proto::BaseCommand ping;
+  ping.set_type(proto::BaseCommand::PING);
+  ping.mutable_ping();
+  send(wire::encode_command(ping));
+  // Short steps rather than a signal from the read loop: a check is rare (a name taken
+  // by a connection that may be dead) and ends at the first answer.
+  asio::steady_timer step(_shard.executor());
+  for (auto waited = std::chrono::milliseconds(0); waited < timeout; waited += std::chrono::milliseconds(20)) {
+    step.expires_after(std::chrono::milliseconds(20));
+    boost::system::error_code ec;
+    co_await step.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+    if (_reads != reads_before) co_return true;
+    if (is_closed()) co_return false;
+  }
+  spdlog::info("connection {} ({}): no answer to a liveness check in {} ms: closing", _id, _remote_address,
+               timeout.count());
+  close();
+  co_return false;
 }
 
 namespace {

@@ -58,6 +58,7 @@ class connection final : public client_channel, public std::enable_shared_from_t
   // Thread-safe.
   void close();
   bool is_closed() const override { return _closed.load(std::memory_order_acquire); }
+  awaitable<bool> check_liveness(std::chrono::milliseconds timeout) override;
 
   // Queues a frame (and optionally a stored entry written right after it) for the
   // socket. Thread-safe; frames go out in the order of the calls.
@@ -106,6 +107,7 @@ class connection final : public client_channel, public std::enable_shared_from_t
   awaitable<void> read_loop();
   awaitable<void> write_loop();
   awaitable<void> keep_alive_loop();
+  awaitable<bool> check_liveness_here(std::chrono::milliseconds timeout);
   awaitable<void> wait_for_publish_room();
   void handle_frame(wire::frame& frame);
   void flush_publishes();
@@ -126,6 +128,8 @@ class connection final : public client_channel, public std::enable_shared_from_t
   int _protocol_version = 0;
   bool _received_since_tick = false;
   bool _ping_outstanding = false;
+  // Socket reads so far (the read loop's), for a liveness check to see an answer.
+  std::uint64_t _reads = 0;
 
   std::mutex _out_mutex;
   std::vector<outgoing> _out;  // guarded by _out_mutex

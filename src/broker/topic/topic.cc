@@ -88,16 +88,27 @@ awaitable<result<std::shared_ptr<producer>>> topic::add_producer(std::shared_ptr
     p->mark_closed();
     return true;
   };
-  std::erase_if(_producers, gone);
-  std::erase_if(_waiting_exclusive, gone);
-  promote_waiting();
-  for (const auto* list : {&_producers, &_waiting_exclusive}) {
-    for (const auto& p : *list) {
-      if (p->name() == name) {
-        co_return fail(errc::producer_busy,
-                       fmt::format("Producer with name '{}' is already connected to topic {}", name, _full_name));
+  // A name held on another connection may be held by a dead one (a client that lost its
+  // connection without a FIN, as behind a NAT): that connection is asked for a sign of
+  // life once, and closed without one, as upstream does.
+  for (bool checked = false;;) {
+    std::erase_if(_producers, gone);
+    std::erase_if(_waiting_exclusive, gone);
+    promote_waiting();
+    std::shared_ptr<client_channel> holder;
+    for (const auto* list : {&_producers, &_waiting_exclusive}) {
+      for (const auto& p : *list) {
+        if (p->name() == name) holder = p->conn();
       }
     }
+    if (!holder) break;
+    const auto timeout = config().connection_liveness_check_timeout;
+    if (checked || holder == conn || timeout.count() == 0 || co_await holder->check_liveness(timeout)) {
+      co_return fail(errc::producer_busy,
+                     fmt::format("Producer with name '{}' is already connected to topic {}", name, _full_name));
+    }
+    checked = true;
+    if (_closing) co_return fail(errc::service_not_ready, fmt::format("topic {} is closing", _full_name));
   }
   if (mode == proto::ExclusiveWithFencing) {
     for (const auto& p : _producers) {
