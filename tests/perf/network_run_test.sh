@@ -37,7 +37,7 @@ case "$mode" in
     for name in wan uplink cut rst nat; do
       [[ $(jq -r ".impairments[] | select(.name == \"$name\") | .state" "$summary") == ended ]] ||
         fail "impairment $name did not act and end: $(jq -c ".impairments[] | select(.name == \"$name\")" "$summary")"
-      grep -q "\"impairment\":\"$name\",\"action\":\"applied\"" "$dir/network-events.jsonl" ||
+      [[ -n $(jq -c "select(.impairment == \"$name\" and .action == \"applied\")" "$dir/network-events.jsonl") ]] ||
         fail "no applied event for $name"
     done
     # The timed ones acted at their time, after the measurement's start.
@@ -61,7 +61,7 @@ case "$mode" in
     cat "$reports/out.txt"
     (( code != 0 )) || fail "an interrupted run passed"
     dir=$(run_dir)
-    grep -q '"action":"removed"' "$dir/network-events.jsonl" || fail "no impairment was removed"
+    [[ -n $(jq -c 'select(.action == "removed")' "$dir/network-events.jsonl") ]] || fail "no impairment was removed"
     nothing_left "$dir"
     ;;
   refused)
