@@ -37,8 +37,7 @@ void add_network_commands(CLI::App& app, network_commands& commands) {
   auto& f = commands.forward;
   auto* forward = commands.forward_command = app.add_subcommand(
       "netem-forward", "Delay the packets routed into a TUN device (the launcher's delay forwarder)");
-  forward->add_option("--device", f.device, "The TUN device, made beforehand (ip tuntap add DEV mode tun)")
-      ->required();
+  forward->add_option("--device", f.device, "The TUN device, made beforehand (ip tuntap add DEV mode tun)")->required();
   forward->add_option("--delay-us", commands.delay_us, "Delay of each packet, microseconds")
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{10'000'000}));
   forward->add_option("--jitter-us", commands.jitter_us, "Uniform jitter around the delay, microseconds")

@@ -42,7 +42,8 @@ TEST_F(producer_name_liveness_test, AHolderThatAnswersKeepsTheName) {
   holder->send(pong);
   const auto error = comer->expect(proto::BaseCommand::ERROR).command.error();
   EXPECT_EQ(error.error(), proto::ProducerBusy);
-  EXPECT_EQ(error.message(), "Producer with name 'gateway-0' is already connected to topic persistent://public/default/named");
+  EXPECT_EQ(error.message(),
+            "Producer with name 'gateway-0' is already connected to topic persistent://public/default/named");
 }
 
 TEST_F(producer_name_liveness_test, WithTheCheckOffTheNameIsBusyAtOnce) {

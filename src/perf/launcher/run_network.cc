@@ -83,8 +83,7 @@ std::vector<std::string> run_network::finish() {
   for (auto& f : failures) f = fmt::format("network cleanup: {}", f);
   const auto records = _engine->records();
   const auto anchors = read_anchor_times(_options.run_dir / "events.csv");
-  const auto summary =
-      network_summary(_plan, records, _options.capabilities.to_json(), anchors.measurement_started);
+  const auto summary = network_summary(_plan, records, _options.capabilities.to_json(), anchors.measurement_started);
   std::ofstream(_options.run_dir / network_summary_file) << summary.dump(2) << '\n';
   for (auto& f : network_verdict(records)) failures.push_back(std::move(f));
   return failures;

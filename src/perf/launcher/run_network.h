@@ -44,7 +44,7 @@ class run_network {
     const cluster_network* network = nullptr;
     network_capabilities capabilities;
     std::filesystem::path run_dir;
-    std::filesystem::path program;  // magnetar-perf, for the delay forwarders
+    std::filesystem::path program;                    // magnetar-perf, for the delay forwarders
     std::function<void(std::string_view)> log_event;  // to events.csv
     std::function<void(std::string_view)> print;      // to the console
   };

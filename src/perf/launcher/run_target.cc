@@ -32,9 +32,8 @@ result<void> run_target::check(const cluster_settings& cluster, const network_se
 }
 
 result<std::unique_ptr<run_target>> run_target::start(const cluster_settings& cluster, const network_settings& network,
-                                                      const launcher_options& options,
-                                                      const fs::path& run_dir, std::string_view run_id,
-                                                      console_log& console) {
+                                                      const launcher_options& options, const fs::path& run_dir,
+                                                      std::string_view run_id, console_log& console) {
   std::unique_ptr<run_target> target(new run_target());
   if (options.service_url) {
     target->_service_url = *options.service_url;
@@ -62,9 +61,9 @@ result<std::unique_ptr<run_target>> run_target::start(const cluster_settings& cl
   if (in_namespaces) {
     if (auto reason = cluster_network::unavailable_reason(prefix); !reason.empty()) {
       if (network.any_enabled()) {
-        return fail(base::errc::invalid_argument,
-                    fmt::format("the network section's impairments cannot run: no network namespaces here ({})",
-                                reason));
+        return fail(
+            base::errc::invalid_argument,
+            fmt::format("the network section's impairments cannot run: no network namespaces here ({})", reason));
       }
       console.line(
           fmt::format("no network namespaces here ({}): the cluster runs on 127.0.0.1 with ports of its own, "

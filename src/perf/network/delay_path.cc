@@ -6,8 +6,17 @@ namespace magnetar::perf {
 namespace {
 
 std::vector<std::string> rule(const planned_impairment& i, const directed_pair& pair, const char* verb) {
-  return {"ip",     "rule", verb, "iif", pair.from.router_link, "to", pair.to.address + "/32", "table",
-          std::to_string(i.route_table()), "pref", std::to_string(1000 + i.index)};
+  return {"ip",
+          "rule",
+          verb,
+          "iif",
+          pair.from.router_link,
+          "to",
+          pair.to.address + "/32",
+          "table",
+          std::to_string(i.route_table()),
+          "pref",
+          std::to_string(1000 + i.index)};
 }
 
 }  // namespace

@@ -129,9 +129,13 @@ result<void> impairment_engine::offloads_off(const planned_impairment& p) {
     if (_offloads_changed.contains(sender.name)) continue;
     auto features = _host.run(sender.namespace_name, {"ethtool", "-k", "eth0"});
     if (!features) return features.error();
-    std::vector<std::string> restore{"ethtool", "-K", "eth0", "tso", feature_state(features.value(),
-                                                                                       "tcp-segmentation-offload"),
-                                     "gso", feature_state(features.value(), "generic-segmentation-offload")};
+    std::vector<std::string> restore{"ethtool",
+                                     "-K",
+                                     "eth0",
+                                     "tso",
+                                     feature_state(features.value(), "tcp-segmentation-offload"),
+                                     "gso",
+                                     feature_state(features.value(), "generic-segmentation-offload")};
     MAGNETAR_TRY(_host.run(sender.namespace_name, {"ethtool", "-K", "eth0", "tso", "off", "gso", "off"}));
     _offloads_changed[sender.name] = {sender.namespace_name, std::move(restore)};
     emit(p.settings.name, "offloads-off", sender.name);
@@ -163,7 +167,8 @@ result<int> impairment_engine::forget_connections(const planned_impairment& p) {
       for (auto& t : parse_established(listed.value())) tuples.push_back(std::move(t));
     }
     // The drops go in before the sockets die, so that not even their RST gets out.
-    MAGNETAR_TRY(_host.run_script(from.namespace_name, {"nft", "-f"}, silent_disconnect_ruleset(silent_table(p), tuples)));
+    MAGNETAR_TRY(
+        _host.run_script(from.namespace_name, {"nft", "-f"}, silent_disconnect_ruleset(silent_table(p), tuples)));
     for (const auto& to : p.to_nodes) {
       if (from.name == to.name) continue;
       MAGNETAR_TRY(_host.run(from.namespace_name, ss_to_peer(to.address, true)));

@@ -103,7 +103,7 @@ class impairment_engine {
   mutable std::mutex _mutex;
   std::vector<impairment_record> _records;
   std::vector<std::map<std::string, std::int64_t>> _retransmits_at_apply;
-  std::map<std::string, std::uint64_t> _router_drops_seen;  // by impairment, before the last rebuild
+  std::map<std::string, std::uint64_t> _router_drops_seen;                // by impairment, before the last rebuild
   std::map<std::string, std::map<int, std::uint64_t>> _queue_drops_seen;  // sender -> impairment -> drops
   // Senders whose offloads are off, with what to restore ("tso on gso on").
   std::map<std::string, std::pair<std::string, std::vector<std::string>>> _offloads_changed;

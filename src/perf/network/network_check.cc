@@ -169,8 +169,11 @@ check_result check_delay(check_bench& bench) {
 }
 
 check_result check_partition(check_bench& bench) {
-  impairment_settings s{.name = "partition", .kind = impairment_kind::partition, .from = {"gateways"},
-                        .to = {"broker-0"}, .both_ways = true};
+  impairment_settings s{.name = "partition",
+                        .kind = impairment_kind::partition,
+                        .from = {"gateways"},
+                        .to = {"broker-0"},
+                        .both_ways = true};
   auto engine = bench.engine(s);
   std::string output;
   std::thread pinger([&] {
@@ -279,8 +282,16 @@ double iperf_mbits(check_bench& bench, int seconds, int streams, const std::stri
   if (!server) return -1;
   result<std::string> out = std::string();
   for (int attempt = 0; attempt < 50; ++attempt) {  // until the server listens
-    std::vector<std::string> args{"iperf3", "-c", bench.node("broker-0").address, "-p", "5201", "-t",
-                                  std::to_string(seconds), "-P", std::to_string(streams), "-J"};
+    std::vector<std::string> args{"iperf3",
+                                  "-c",
+                                  bench.node("broker-0").address,
+                                  "-p",
+                                  "5201",
+                                  "-t",
+                                  std::to_string(seconds),
+                                  "-P",
+                                  std::to_string(streams),
+                                  "-J"};
     if (!udp_rate.empty()) args.insert(args.end(), {"-u", "-b", udp_rate, "-l", "1400"});
     out = bench.host().run(bench.node("gateways").namespace_name, args);
     if (out || out.error().message().find("Connection refused") == std::string::npos) break;
@@ -400,10 +411,10 @@ int run_network_check() {
   {
     check_bench bench(std::move(made).value(), work);
     const std::vector<std::function<check_result()>> checks = {
-        [&] { return check_delay(bench); },        [&] { return check_partition(bench); },
+        [&] { return check_delay(bench); },         [&] { return check_partition(bench); },
         [&] { return check_jitter(bench, false); }, [&] { return check_jitter(bench, true); },
-        [&] { return check_loss(bench); },         [&] { return check_rate(bench); },
-        [&] { return check_reset(bench); },        [&] { return check_silent(bench, true); },
+        [&] { return check_loss(bench); },          [&] { return check_rate(bench); },
+        [&] { return check_reset(bench); },         [&] { return check_silent(bench, true); },
         [&] { return check_silent(bench, false); },
     };
     for (const auto& check : checks) {

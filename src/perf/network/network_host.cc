@@ -94,8 +94,8 @@ result<std::string> system_network_host::stop_forwarder(const std::string& devic
   _forwarders.erase(found);
   const auto stats = read_text_file(stats_file(device));
   if (code != 0 && code != child_process::signal_exit_base + SIGTERM) {
-    return fail(base::errc::io_error, fmt::format("delay forwarder on {} exited with code {} (log in {})", device,
-                                                  code, _work_dir.string()));
+    return fail(base::errc::io_error,
+                fmt::format("delay forwarder on {} exited with code {} (log in {})", device, code, _work_dir.string()));
   }
   return stats;
 }

@@ -36,7 +36,8 @@ std::string missing_capability(const network_capabilities& network, const std::v
   for (const auto& s : settings) {
     if (!s.enabled) continue;
     const auto need = [&](bool have, std::string_view what, std::string_view why) {
-      return have ? std::string() : fmt::format("network impairment {} needs {} ({}), which this machine lacks", s.name, what, why);
+      return have ? std::string()
+                  : fmt::format("network impairment {} needs {} ({}), which this machine lacks", s.name, what, why);
     };
     std::string missing;
     if (s.kind == impairment_kind::partition || s.kind == impairment_kind::silent_disconnect || s.loss_percent > 0) {

@@ -35,11 +35,13 @@ void add_loss(std::string& rules, std::string& sets, const planned_impairment& i
   const auto set = fmt::format("ge{}", i.index);
   sets += fmt::format("  set {} {{ type ipv4_addr . ipv4_addr; size 65535; flags dynamic; }}\n", set);
   rules += fmt::format(
-      "    iifname \"v-*\" ip saddr . ip daddr @{0} numgen random mod {1} < {2} delete @{0} {{ ip saddr . ip daddr }}\n",
+      "    iifname \"v-*\" ip saddr . ip daddr @{0} numgen random mod {1} < {2} delete @{0} {{ ip saddr . ip daddr "
+      "}}\n",
       set, numgen_scale, scaled(leave));
   rules += fmt::format("    iifname \"v-*\" ip saddr . ip daddr @{} counter drop {}\n", set, comment);
-  rules += fmt::format("    iifname \"v-*\" {} numgen random mod {} < {} add @{} {{ ip saddr . ip daddr }} counter drop {}\n",
-                       pair_set(i), numgen_scale, scaled(enter), set, comment);
+  rules += fmt::format(
+      "    iifname \"v-*\" {} numgen random mod {} < {} add @{} {{ ip saddr . ip daddr }} counter drop {}\n",
+      pair_set(i), numgen_scale, scaled(enter), set, comment);
 }
 
 }  // namespace

@@ -28,7 +28,7 @@ constexpr const char* marked_events[] = {"gateways-started", "warmup-finished", 
 // applied and removed during the run (whole-run ones act before the first mark), and
 // cluster nodes that ended.
 constexpr const char* marked_prefixes[] = {"application-joined-", "application-caught-up-", "network-applied-",
-                                           "network-removed-", "network-failed-", "node-exited-"};
+                                           "network-removed-",    "network-failed-",        "node-exited-"};
 
 bool is_marked(const std::string& event) {
   if (std::find(std::begin(marked_events), std::end(marked_events), event) != std::end(marked_events)) return true;

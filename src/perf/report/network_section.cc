@@ -29,9 +29,9 @@ std::string settings_text(const nlohmann::json& s) {
                                 s.value("reorder", false) ? " (reorders)" : ""));
   }
   if (s.contains("lossPercent")) {
-    parts.push_back(fmt::format("loss {} %{}", s["lossPercent"].get<double>(),
-                                s.contains("lossBurst") ? fmt::format(" in bursts of {}", s["lossBurst"].get<double>())
-                                                        : ""));
+    parts.push_back(
+        fmt::format("loss {} %{}", s["lossPercent"].get<double>(),
+                    s.contains("lossBurst") ? fmt::format(" in bursts of {}", s["lossBurst"].get<double>()) : ""));
   }
   if (s.contains("rateBits")) {
     parts.push_back(fmt::format("rate {} Mbit/s, queue {} KiB", s["rateBits"].get<double>() / 1e6,
@@ -80,12 +80,12 @@ section network_section(const nlohmann::json& summary) {
     if (item.contains("error")) notes.items.push_back(code(name) + inline_text(" failed: " + item.value("error", "")));
     if (item.contains("forwarder") && item["forwarder"].is_object()) {
       const auto& f = item["forwarder"];
-      notes.items.push_back(code(name) + inline_text(fmt::format(
-                                             ": the delay forwarder passed {} packets ({:.1f} MB), released "
-                                             "late by p50 {} us, p99 {} us, dropped {}",
-                                             f.value("packets", 0), f.value("bytes", 0.0) / 1e6,
-                                             f.value("latenessP50Micros", 0.0), f.value("latenessP99Micros", 0.0),
-                                             f.value("dropped", 0))));
+      notes.items.push_back(
+          code(name) +
+          inline_text(fmt::format(": the delay forwarder passed {} packets ({:.1f} MB), released "
+                                  "late by p50 {} us, p99 {} us, dropped {}",
+                                  f.value("packets", 0), f.value("bytes", 0.0) / 1e6, f.value("latenessP50Micros", 0.0),
+                                  f.value("latenessP99Micros", 0.0), f.value("dropped", 0))));
     }
   }
   s.blocks.push_back(paragraph{relative ? "Times are seconds after the measurement's start (negative: before it)."

@@ -114,8 +114,8 @@ section correctness_section(const run_data& run) {
     inline_text duplicates = format_count(get("duplicates"));
     if (auto redelivered = get("redeliveredDuplicates"), twice = get("persistedTwiceDuplicates");
         redelivered && twice && (*redelivered > 0 || *twice > 0)) {
-      duplicates += inline_text(fmt::format(" ({} redelivered, {} persisted twice)", format_count(redelivered),
-                                            format_count(twice)));
+      duplicates += inline_text(
+          fmt::format(" ({} redelivered, {} persisted twice)", format_count(redelivered), format_count(twice)));
     }
     t.rows.push_back({code(app.subscription), format_count(get("unique")), duplicates,
                       format_count(get("orderingViolations")), format_count(get("invalid")), format_count(missing),

@@ -33,11 +33,25 @@ std::optional<int> index_in(std::string_view endpoint, std::string_view role) {
 }  // namespace
 
 const std::vector<std::string_view>& endpoint_names() {
-  static const std::vector<std::string_view> names = {
-      "gateways",        "applications",       "clients",         "brokers",        "broker-N",
-      "bookies",         "bookie-N",           "zookeeper",       "zookeeper-N",    "configuration-store",
-      "metadata",        "remote-brokers",     "remote-broker-N", "remote-bookies", "remote-bookie-N",
-      "remote-zookeeper", "remote-applications", "local-region",  "remote-region"};
+  static const std::vector<std::string_view> names = {"gateways",
+                                                      "applications",
+                                                      "clients",
+                                                      "brokers",
+                                                      "broker-N",
+                                                      "bookies",
+                                                      "bookie-N",
+                                                      "zookeeper",
+                                                      "zookeeper-N",
+                                                      "configuration-store",
+                                                      "metadata",
+                                                      "remote-brokers",
+                                                      "remote-broker-N",
+                                                      "remote-bookies",
+                                                      "remote-bookie-N",
+                                                      "remote-zookeeper",
+                                                      "remote-applications",
+                                                      "local-region",
+                                                      "remote-region"};
   return names;
 }
 
@@ -50,15 +64,14 @@ result<std::vector<std::string>> endpoint_nodes(std::string_view endpoint, const
   if (endpoint == "zookeeper" || endpoint == "configuration-store" || endpoint == "metadata") {
     return numbered("zookeeper", cluster.zookeeper_replicas);
   }
-  for (const auto& [role, count, key] : {std::tuple{"broker", cluster.brokers.replicas, "cluster.brokers.replicas"},
-                                         std::tuple{"bookie", cluster.bookies.replicas, "cluster.bookies.replicas"},
-                                         std::tuple{"zookeeper", cluster.zookeeper_replicas,
-                                                    "cluster.zookeeper.replicas"}}) {
+  for (const auto& [role, count, key] :
+       {std::tuple{"broker", cluster.brokers.replicas, "cluster.brokers.replicas"},
+        std::tuple{"bookie", cluster.bookies.replicas, "cluster.bookies.replicas"},
+        std::tuple{"zookeeper", cluster.zookeeper_replicas, "cluster.zookeeper.replicas"}}) {
     if (const auto index = index_in(endpoint, role)) {
       if (*index < count) return std::vector<std::string>{std::string(endpoint)};
-      return fail(base::errc::invalid_argument,
-                  fmt::format("{} is not in this cluster: {} is {} ({}-0 to {}-{})", endpoint, key, count, role, role,
-                              count - 1));
+      return fail(base::errc::invalid_argument, fmt::format("{} is not in this cluster: {} is {} ({}-0 to {}-{})",
+                                                            endpoint, key, count, role, role, count - 1));
     }
   }
   if (endpoint.starts_with("remote-") || endpoint == "local-region") {
@@ -71,8 +84,7 @@ result<std::vector<std::string>> endpoint_nodes(std::string_view endpoint, const
   const auto close = closest_key(endpoint, known);
   return fail(base::errc::invalid_argument,
               fmt::format("{} is not an endpoint{}; endpoints are {}", endpoint,
-                          close.empty() ? "" : fmt::format(" (did you mean {}?)", close),
-                          fmt::join(known, ", ")));
+                          close.empty() ? "" : fmt::format(" (did you mean {}?)", close), fmt::join(known, ", ")));
 }
 
 }  // namespace magnetar::perf

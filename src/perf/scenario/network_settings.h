@@ -48,11 +48,11 @@ struct impairment_settings {
   // A condition's settings; zero where not set.
   std::chrono::microseconds delay{0};
   std::chrono::microseconds jitter{0};
-  bool reorder = false;             // jitter may reorder packets (netem's behaviour)
-  double loss_percent = 0;          // of the packets of each directed pair
-  double loss_burst = 0;            // mean packets per loss burst (Gilbert-Elliott); 0: independent
-  std::int64_t rate_bits = 0;       // per second, per sending node
-  std::int64_t queue_bytes = 0;     // the rate's queue; 0: the default (queue_default_of)
+  bool reorder = false;          // jitter may reorder packets (netem's behaviour)
+  double loss_percent = 0;       // of the packets of each directed pair
+  double loss_burst = 0;         // mean packets per loss burst (Gilbert-Elliott); 0: independent
+  std::int64_t rate_bits = 0;    // per second, per sending node
+  std::int64_t queue_bytes = 0;  // the rate's queue; 0: the default (queue_default_of)
 
   // Absent: from before the workloads start to the end of the run.
   std::optional<std::chrono::milliseconds> start;
@@ -60,9 +60,7 @@ struct impairment_settings {
   // Absent: to the end of the run (a reset has none: it happens once).
   std::optional<std::chrono::milliseconds> duration;
 
-  bool has_condition() const {
-    return delay.count() > 0 || jitter.count() > 0 || loss_percent > 0 || rate_bits > 0;
-  }
+  bool has_condition() const { return delay.count() > 0 || jitter.count() > 0 || loss_percent > 0 || rate_bits > 0; }
   // 50 ms of traffic at the rate, at least 16 KiB: a queue a sender's TCP can fill.
   std::int64_t queue_or_default() const {
     return queue_bytes > 0 ? queue_bytes : std::max<std::int64_t>(16 * 1024, rate_bits / 8 / 20);

@@ -38,9 +38,10 @@ impairment_kind read_kind(settings_reader& section) {
   if (kind == "reset") return impairment_kind::reset;
   if (kind == "silentDisconnect") return impairment_kind::silent_disconnect;
   if (kind != "condition") {
-    section.problems().add(fmt::format("{}: '{}' is not a kind; kinds are condition, partition, reset and "
-                                       "silentDisconnect",
-                                       section.path_of("kind"), kind));
+    section.problems().add(
+        fmt::format("{}: '{}' is not a kind; kinds are condition, partition, reset and "
+                    "silentDisconnect",
+                    section.path_of("kind"), kind));
   }
   return impairment_kind::condition;
 }
@@ -48,15 +49,16 @@ impairment_kind read_kind(settings_reader& section) {
 void read_endpoints(settings_reader& section, impairment_settings& out) {
   if (section.has("between")) {
     if (section.has("from") || section.has("to")) {
-      section.problems().add(fmt::format("{}: set between (both ways) or from and to (one way), not both",
-                                         section.path_of("between")));
+      section.problems().add(
+          fmt::format("{}: set between (both ways) or from and to (one way), not both", section.path_of("between")));
       return;
     }
     std::vector<std::vector<std::string>> sides;
     section.read("between", sides);
     if (sides.size() != 2) {
-      section.problems().add(fmt::format(
-          "{} must name two sides, as [gateways, brokers] or [broker-0, [clients, bookies]]", section.path_of("between")));
+      section.problems().add(
+          fmt::format("{} must name two sides, as [gateways, brokers] or [broker-0, [clients, bookies]]",
+                      section.path_of("between")));
       return;
     }
     out.from = sides[0];
@@ -67,8 +69,8 @@ void read_endpoints(settings_reader& section, impairment_settings& out) {
   section.read("from", out.from);
   section.read("to", out.to);
   if (out.from.empty() || out.to.empty()) {
-    section.problems().add(fmt::format(
-        "network.impairments.{}: say where it acts with between: [A, B] or with from and to", out.name));
+    section.problems().add(
+        fmt::format("network.impairments.{}: say where it acts with between: [A, B] or with from and to", out.name));
   }
 }
 
@@ -99,9 +101,8 @@ void read_condition(settings_reader& section, impairment_settings& out) {
 }
 
 impairment_settings read_impairment(settings_reader& impairments, const std::string& name) {
-  auto section =
-      impairments.section(name, {"kind", "enabled", "between", "from", "to", "delay", "jitter", "reorder", "loss",
-                                 "lossBurst", "rate", "queue", "start", "anchor", "duration"});
+  auto section = impairments.section(name, {"kind", "enabled", "between", "from", "to", "delay", "jitter", "reorder",
+                                            "loss", "lossBurst", "rate", "queue", "start", "anchor", "duration"});
   impairment_settings out{.name = name};
   out.kind = read_kind(section);
   section.read("enabled", out.enabled);
@@ -120,9 +121,10 @@ void check_alone(const impairment_settings& i, problem_list& problems) {
     }
     if (i.delay > max_delay) problems.add(fmt::format("{}.delay: at most {} s", at, max_delay.count()));
     if (i.jitter > i.delay) {
-      problems.add(fmt::format("{}.jitter ({} us) must not exceed delay ({} us): a packet's delay is "
-                               "delay +- jitter",
-                               at, i.jitter.count(), i.delay.count()));
+      problems.add(
+          fmt::format("{}.jitter ({} us) must not exceed delay ({} us): a packet's delay is "
+                      "delay +- jitter",
+                      at, i.jitter.count(), i.delay.count()));
     }
     if (i.reorder && i.jitter.count() == 0) problems.add(fmt::format("{}.reorder needs jitter", at));
     if (i.loss_burst > 0 && i.loss_percent <= 0) problems.add(fmt::format("{}.lossBurst needs loss", at));
@@ -133,9 +135,10 @@ void check_alone(const impairment_settings& i, problem_list& problems) {
     if (i.queue_bytes > 0 && i.rate_bits == 0) problems.add(fmt::format("{}.queue needs rate", at));
     if (i.queue_bytes > 0 && i.queue_bytes < 1500) problems.add(fmt::format("{}.queue: at least 1500b", at));
   } else if (i.has_condition() || i.reorder || i.loss_burst > 0 || i.queue_bytes > 0) {
-    problems.add(fmt::format("{}: delay, jitter, reorder, loss, lossBurst, rate and queue are a condition's "
-                             "settings, not a {}'s",
-                             at, kind_name(i.kind)));
+    problems.add(
+        fmt::format("{}: delay, jitter, reorder, loss, lossBurst, rate and queue are a condition's "
+                    "settings, not a {}'s",
+                    at, kind_name(i.kind)));
   }
   if ((i.kind == impairment_kind::reset || i.kind == impairment_kind::silent_disconnect) && !i.start) {
     problems.add(fmt::format("{}: a {} happens at a time: set start", at, kind_name(i.kind)));
@@ -144,9 +147,10 @@ void check_alone(const impairment_settings& i, problem_list& problems) {
     problems.add(fmt::format("{}.duration: a reset happens once and has no duration", at));
   }
   if (i.kind == impairment_kind::silent_disconnect && i.both_ways) {
-    problems.add(fmt::format("{}: a silentDisconnect has a side that forgets (from) and one that keeps "
-                             "half-open connections (to): use from and to, not between",
-                             at));
+    problems.add(
+        fmt::format("{}: a silentDisconnect has a side that forgets (from) and one that keeps "
+                    "half-open connections (to): use from and to, not between",
+                    at));
   }
   if (i.duration && i.duration->count() == 0) problems.add(fmt::format("{}.duration must be above 0", at));
 }
@@ -196,8 +200,7 @@ void read_network(settings_reader& root, network_settings& out) {
   } else if (offloads == "on") {
     out.offloads = offload_mode::on;
   } else if (offloads != "auto") {
-    network.problems().add(
-        fmt::format("{}: '{}' is not auto, off or on", network.path_of("offloads"), offloads));
+    network.problems().add(fmt::format("{}: '{}' is not auto, off or on", network.path_of("offloads"), offloads));
   }
   const auto names = network.names_in("impairments");
   auto impairments = network.section("impairments", std::vector<std::string_view>(names.begin(), names.end()));
@@ -231,17 +234,17 @@ void check_network(const scenario_settings& settings, problem_list& problems) {
     if (!known) continue;
     auto pairs = directed_pairs(i, ends[0], ends[1]);
     if (pairs.empty()) {
-      problems.add(fmt::format("network.impairments.{}: its endpoints name the same nodes; nothing lies between",
-                               i.name));
+      problems.add(
+          fmt::format("network.impairments.{}: its endpoints name the same nodes; nothing lies between", i.name));
       continue;
     }
     const auto [start, end] = window(i, settings.iot);
     if (i.start && settings.iot.measurement_seconds() > 0 && start >= measured_end) {
-      problems.add(fmt::format("network.impairments.{}.start: {} ms after the {}'s start is past the measurement's "
-                               "estimated end ({} s of warmup and measurement)",
-                               i.name, i.start->count(),
-                               i.anchor == impairment_anchor::measurement ? "measurement" : "gateways",
-                               measured_end / 1000));
+      problems.add(
+          fmt::format("network.impairments.{}.start: {} ms after the {}'s start is past the measurement's "
+                      "estimated end ({} s of warmup and measurement)",
+                      i.name, i.start->count(), i.anchor == impairment_anchor::measurement ? "measurement" : "gateways",
+                      measured_end / 1000));
     }
     if (i.kind == impairment_kind::condition) conditions.push_back({&i, std::move(pairs)});
   }
@@ -254,10 +257,10 @@ void check_network(const scenario_settings& settings, problem_list& problems) {
       if (a_start >= b_end || b_start >= a_end) continue;
       for (const auto& pair : conditions[a].pairs) {
         if (conditions[b].pairs.contains(pair)) {
-          problems.add(fmt::format("network.impairments.{} and .{} both act on {} -> {} at the same time: merge "
-                                   "them into one condition, or give them times that do not overlap",
-                                   conditions[a].settings->name, conditions[b].settings->name, pair.first,
-                                   pair.second));
+          problems.add(
+              fmt::format("network.impairments.{} and .{} both act on {} -> {} at the same time: merge "
+                          "them into one condition, or give them times that do not overlap",
+                          conditions[a].settings->name, conditions[b].settings->name, pair.first, pair.second));
           break;
         }
       }

@@ -222,7 +222,8 @@ void application::handle(pod& p, const message& m) {
       header->device, header->sequence, p.index, topic,
       {.message_id = id_hash(m.id(), topic),
        .redelivery_count = m.redelivery_count(),
-       .received_millis = std::chrono::duration_cast<std::chrono::milliseconds>(received_at.time_since_epoch()).count()});
+       .received_millis =
+           std::chrono::duration_cast<std::chrono::milliseconds>(received_at.time_since_epoch()).count()});
   if (outcome == delivery::duplicate) {
     _timeline.add("duplicates", 1);
     return;

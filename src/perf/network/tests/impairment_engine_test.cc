@@ -79,9 +79,9 @@ TEST_F(impairment_engine_test, offloads_on_leaves_them_alone) {
 }
 
 TEST_F(impairment_engine_test, the_router_table_is_rebuilt_from_the_active_set) {
-  auto& engine = engine_of(
-      {{.name = "lossy", .from = {"gateways"}, .to = {"broker-0"}, .loss_percent = 1},
-       {.name = "cut", .kind = impairment_kind::partition, .from = {"gateways"}, .to = {"broker-1"}}});
+  auto& engine =
+      engine_of({{.name = "lossy", .from = {"gateways"}, .to = {"broker-0"}, .loss_percent = 1},
+                 {.name = "cut", .kind = impairment_kind::partition, .from = {"gateways"}, .to = {"broker-1"}}});
   ASSERT_TRUE(engine.apply(0));
   ASSERT_TRUE(engine.apply(1));
   ASSERT_TRUE(engine.remove(0));
@@ -106,8 +106,8 @@ TEST_F(impairment_engine_test, a_rate_builds_the_senders_tree_and_its_removal_de
 }
 
 TEST_F(impairment_engine_test, drops_counted_before_a_rebuild_are_kept) {
-  auto& engine = engine_of(
-      {{.name = "cut", .kind = impairment_kind::partition, .from = {"gateways"}, .to = {"broker-1"}}});
+  auto& engine =
+      engine_of({{.name = "cut", .kind = impairment_kind::partition, .from = {"gateways"}, .to = {"broker-1"}}});
   host.answers["nft -j list table"] = R"({"nftables": [{"rule": {"comment": "partition:cut",
       "expr": [{"counter": {"packets": 5, "bytes": 1}}]}}]})";
   ASSERT_TRUE(engine.apply(0));   // reads 5 before its own rebuild (the fake answers the same each time)
@@ -116,8 +116,8 @@ TEST_F(impairment_engine_test, drops_counted_before_a_rebuild_are_kept) {
 }
 
 TEST_F(impairment_engine_test, a_reset_kills_the_connections_to_each_receiver_and_ends_at_once) {
-  auto& engine = engine_of({{.name = "rst", .kind = impairment_kind::reset, .from = {"gateways"}, .to = {"brokers"},
-                             .start = 1s}});
+  auto& engine = engine_of(
+      {{.name = "rst", .kind = impairment_kind::reset, .from = {"gateways"}, .to = {"brokers"}, .start = 1s}});
   host.answers["ss -K -Htn state established dst 10.99.2.2"] = "0 0 10.99.4.2:1000 10.99.2.2:6650\n";
   ASSERT_TRUE(engine.apply(0));
   EXPECT_EQ(host.containing("mg-test-gateways: ss -K -Htn state established dst").size(), 2u);
@@ -128,8 +128,11 @@ TEST_F(impairment_engine_test, a_reset_kills_the_connections_to_each_receiver_an
 }
 
 TEST_F(impairment_engine_test, a_silent_disconnection_drops_the_tuples_before_killing_the_sockets) {
-  auto& engine = engine_of({{.name = "nat", .kind = impairment_kind::silent_disconnect, .from = {"gateways"},
-                             .to = {"broker-0"}, .start = 1s}});
+  auto& engine = engine_of({{.name = "nat",
+                             .kind = impairment_kind::silent_disconnect,
+                             .from = {"gateways"},
+                             .to = {"broker-0"},
+                             .start = 1s}});
   host.answers["mg-test-gateways: ss -Htn state established dst 10.99.2.2"] =
       "0 0 10.99.4.2:1000 10.99.2.2:6650\n0 0 10.99.4.2:1001 10.99.2.2:6650\n";
   ASSERT_TRUE(engine.apply(0));

@@ -20,8 +20,8 @@ const system_clock::time_point t0 = system_clock::time_point(1'700'000'000'000ms
 class impairment_schedule_test : public ::testing::Test {
  protected:
   void make(std::vector<impairment_settings> impairments) {
-    engine = std::make_unique<impairment_engine>(host, "router", plan_of(std::move(impairments)),
-                                                 offload_mode::on, nullptr);
+    engine =
+        std::make_unique<impairment_engine>(host, "router", plan_of(std::move(impairments)), offload_mode::on, nullptr);
     schedule = std::make_unique<impairment_schedule>(
         *engine, [this] { return anchors; }, [this](const std::string& f) { failures.push_back(f); });
   }
@@ -35,8 +35,12 @@ class impairment_schedule_test : public ::testing::Test {
 };
 
 TEST_F(impairment_schedule_test, acts_at_the_anchor_plus_start_and_ends_after_the_duration) {
-  make({{.name = "cut", .kind = impairment_kind::partition, .from = {"gateways"}, .to = {"broker-0"},
-         .start = 10s, .duration = 5s}});
+  make({{.name = "cut",
+         .kind = impairment_kind::partition,
+         .from = {"gateways"},
+         .to = {"broker-0"},
+         .start = 10s,
+         .duration = 5s}});
   anchors.measurement_started = t0;
   schedule->step(t0 + 9s);
   EXPECT_EQ(state(0), impairment_state::pending);
@@ -49,7 +53,11 @@ TEST_F(impairment_schedule_test, acts_at_the_anchor_plus_start_and_ends_after_th
 }
 
 TEST_F(impairment_schedule_test, waits_for_its_own_anchor) {
-  make({{.name = "cut", .kind = impairment_kind::partition, .from = {"gateways"}, .to = {"broker-0"}, .start = 1s,
+  make({{.name = "cut",
+         .kind = impairment_kind::partition,
+         .from = {"gateways"},
+         .to = {"broker-0"},
+         .start = 1s,
          .anchor = impairment_anchor::gateways}});
   anchors.measurement_started = t0;
   schedule->step(t0 + 60s);
@@ -68,8 +76,7 @@ TEST_F(impairment_schedule_test, whole_run_impairments_are_left_to_the_launcher)
 
 TEST_F(impairment_schedule_test, a_failure_is_reported_once_and_stops_it) {
   make({{.name = "cut", .kind = impairment_kind::partition, .from = {"gateways"}, .to = {"broker-0"}, .start = 1s},
-        {.name = "later", .kind = impairment_kind::partition, .from = {"gateways"}, .to = {"broker-1"},
-         .start = 2s}});
+        {.name = "later", .kind = impairment_kind::partition, .from = {"gateways"}, .to = {"broker-1"}, .start = 2s}});
   host.failing = "nft -f";
   anchors.measurement_started = t0;
   schedule->step(t0 + 5s);

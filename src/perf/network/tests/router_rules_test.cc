@@ -15,8 +15,11 @@ TEST(router_rules, no_active_impairment_only_removes_the_table) {
 }
 
 TEST(router_rules, a_partition_drops_each_directed_pair) {
-  auto plan = plan_of({{.name = "cut", .kind = impairment_kind::partition, .from = {"gateways"},
-                        .to = {"broker-0"}, .both_ways = true}});
+  auto plan = plan_of({{.name = "cut",
+                        .kind = impairment_kind::partition,
+                        .from = {"gateways"},
+                        .to = {"broker-0"},
+                        .both_ways = true}});
   const auto script = router_ruleset({&plan[0]});
   EXPECT_NE(script.find("ip saddr . ip daddr { 10.99.4.2 . 10.99.2.2, 10.99.2.2 . 10.99.4.2 } counter drop "
                         "comment \"partition:cut\""),
@@ -43,8 +46,8 @@ TEST(router_rules, independent_loss_is_one_numgen_rule_on_node_links) {
 
 TEST(router_rules, burst_loss_uses_a_gilbert_elliott_set) {
   // loss 1 %, bursts of 4: leave the bad state with r = 0.25, enter with p = 0.01 * 0.25 / 0.99.
-  auto plan = plan_of(
-      {{.name = "bursty", .from = {"gateways"}, .to = {"broker-0"}, .loss_percent = 1, .loss_burst = 4}});
+  auto plan =
+      plan_of({{.name = "bursty", .from = {"gateways"}, .to = {"broker-0"}, .loss_percent = 1, .loss_burst = 4}});
   const auto script = router_ruleset({&plan[0]});
   EXPECT_NE(script.find("set ge0 { type ipv4_addr . ipv4_addr; size 65535; flags dynamic; }"), std::string::npos);
   EXPECT_NE(script.find("@ge0 numgen random mod 1000000 < 250000 delete @ge0"), std::string::npos) << script;
@@ -53,7 +56,10 @@ TEST(router_rules, burst_loss_uses_a_gilbert_elliott_set) {
 }
 
 TEST(router_rules, a_rate_or_delay_alone_makes_no_rule) {
-  auto plan = plan_of({{.name = "slow", .from = {"gateways"}, .to = {"broker-0"}, .delay = std::chrono::milliseconds(5),
+  auto plan = plan_of({{.name = "slow",
+                        .from = {"gateways"},
+                        .to = {"broker-0"},
+                        .delay = std::chrono::milliseconds(5),
                         .rate_bits = 1'000'000}});
   EXPECT_EQ(router_ruleset({&plan[0]}), router_ruleset({}));
 }

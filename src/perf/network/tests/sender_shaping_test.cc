@@ -10,8 +10,8 @@ namespace {
 using testing::plan_of;
 
 TEST(sender_shaping, a_rate_is_a_class_with_a_bounded_queue_filtered_by_receiver) {
-  auto plan = plan_of({{.name = "uplink", .from = {"gateways"}, .to = {"brokers"}, .rate_bits = 20'000'000,
-                        .queue_bytes = 64 * 1024}});
+  auto plan = plan_of(
+      {{.name = "uplink", .from = {"gateways"}, .to = {"brokers"}, .rate_bits = 20'000'000, .queue_bytes = 64 * 1024}});
   const auto batch = sender_shaping_batch("gateways", {&plan[0]});
   EXPECT_EQ(batch,
             "qdisc add dev eth0 root handle 1: htb\n"
@@ -27,8 +27,8 @@ TEST(sender_shaping, a_node_that_does_not_send_under_it_gets_no_tree) {
 }
 
 TEST(sender_shaping, both_ways_shapes_each_side_towards_the_other) {
-  auto plan = plan_of(
-      {{.name = "link", .from = {"gateways"}, .to = {"broker-0"}, .both_ways = true, .rate_bits = 1'000'000}});
+  auto plan =
+      plan_of({{.name = "link", .from = {"gateways"}, .to = {"broker-0"}, .both_ways = true, .rate_bits = 1'000'000}});
   EXPECT_NE(sender_shaping_batch("broker-0", {&plan[0]}).find("match ip dst 10.99.4.2/32"), std::string::npos);
 }
 

@@ -82,7 +82,8 @@ impairments:
 }
 
 TEST(network_settings, a_side_of_between_may_list_several_endpoints) {
-  auto parsed = with_network("impairments:\n  alone:\n    kind: partition\n    between: [broker-0, [clients, bookies]]\n");
+  auto parsed =
+      with_network("impairments:\n  alone:\n    kind: partition\n    between: [broker-0, [clients, bookies]]\n");
   ASSERT_TRUE(parsed) << parsed.error();
   const auto& alone = parsed.value().network.impairments.at(0);
   EXPECT_EQ(alone.from, std::vector<std::string>{"broker-0"});

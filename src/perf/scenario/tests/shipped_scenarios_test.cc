@@ -80,12 +80,11 @@ std::vector<std::string> network_overlays() {
   return names;
 }
 
-INSTANTIATE_TEST_SUITE_P(files, network_overlay, ::testing::ValuesIn(network_overlays()),
-                         [](const auto& info) {
-                           std::string name = info.param;
-                           std::replace(name.begin(), name.end(), '-', '_');
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(files, network_overlay, ::testing::ValuesIn(network_overlays()), [](const auto& info) {
+  std::string name = info.param;
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+});
 
 TEST(shipped_scenarios, there_are_twenty_network_overlays) { EXPECT_EQ(network_overlays().size(), 20u); }
 
