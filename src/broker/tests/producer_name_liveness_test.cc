@@ -28,23 +28,7 @@ TEST_F(producer_name_liveness_test, ASilentHolderIsClosedAndTheNewProducerTakesT
   EXPECT_TRUE(holder->closed_by_peer());
 }
 
-TEST_F(producer_name_liveness_test, AHolderThatAnswersKeepsTheName) {
-  start_with_timeout(std::chrono::seconds(10));
-  auto holder = connected_client();
-  holder->send(producer_command("named", 1, 1, "gateway-0"));
-  holder->expect(proto::BaseCommand::PRODUCER_SUCCESS);
-  auto comer = connected_client();
-  comer->send(producer_command("named", 1, 2, "gateway-0"));
-  holder->expect(proto::BaseCommand::PING);
-  proto::BaseCommand pong;
-  pong.set_type(proto::BaseCommand::PONG);
-  pong.mutable_pong();
-  holder->send(pong);
-  const auto error = comer->expect(proto::BaseCommand::ERROR).command.error();
-  EXPECT_EQ(error.error(), proto::ProducerBusy);
-  EXPECT_EQ(error.message(),
-            "Producer with name 'gateway-0' is already connected to topic persistent://public/default/named");
-}
+// A holder that answers keeps the name: producer_test.SecondProducerWithTheSameNameIsBusy.
 
 TEST_F(producer_name_liveness_test, WithTheCheckOffTheNameIsBusyAtOnce) {
   start_with_timeout(std::chrono::milliseconds(0));

@@ -81,6 +81,13 @@ TEST_F(producer_test, SecondProducerWithTheSameNameIsBusy) {
   first->expect(proto::BaseCommand::PRODUCER_SUCCESS);
   auto second = connected_client();
   second->send(producer_command("t4", 1, 11, "same"));
+  // The broker asks the holder for a sign of life (producer_name_liveness_test.cc); a
+  // live client answers.
+  first->expect(proto::BaseCommand::PING);
+  proto::BaseCommand pong;
+  pong.set_type(proto::BaseCommand::PONG);
+  pong.mutable_pong();
+  first->send(pong);
   EXPECT_EQ(second->expect(proto::BaseCommand::ERROR).command.error().error(), proto::ProducerBusy);
 }
 

@@ -27,7 +27,7 @@ std::string markdown_of(const section& s) { return render_markdown(document{"t",
 TEST(network_section, lists_each_impairment_with_its_times_and_counts) {
   const auto text = markdown_of(network_section(nlohmann::json::parse(summary)));
   EXPECT_NE(
-      text.find("| `wan` | condition | clients <-> brokers | delay 40 ms, loss 0.5 % | -5.2 | 31.0 | ended | 120"),
+      text.find("| `wan` | condition | clients \\<-> brokers | delay 40 ms, loss 0.5 % | -5.2 | 31.0 | ended | 120"),
       std::string::npos)
       << text;
   EXPECT_NE(text.find("gateways 80"), std::string::npos);
