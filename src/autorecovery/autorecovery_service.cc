@@ -30,6 +30,7 @@ result<void> autorecovery_service::start() {
 void autorecovery_service::stop() {
   if (!_started) return;
   _started = false;
+  _worker.stop();
   io::block_on(_executor, [this]() -> awaitable<void> {
     _timer.cancel();
     co_await _running.close();

@@ -16,6 +16,7 @@ awaitable<result<std::size_t>> replication_worker::round() {
   }
   std::size_t done = 0;
   for (const auto& ledger : listed) {
+    if (_stopping.load()) break;
     const auto lock = fmt::format("{}/L{:010}", locks_path, ledger.id.value());
     auto locked = co_await _store.put(lock, "", -1, {.ephemeral = *_session});
     if (!locked) {

@@ -10,6 +10,7 @@
 #include "autorecovery/replicate_ledger.h"
 #include "base/clock.h"
 
+#include <atomic>
 #include <optional>
 #include <string>
 
@@ -23,6 +24,10 @@ class replication_worker {
 
   // The number of ledgers it unlisted.
   awaitable<result<std::size_t>> round();
+  // A round in progress takes no further ledger (its bookie is stopping: a round over
+  // many ledgers whose copies cannot be made, as when every bookie stops at once, would
+  // hold the stop for as long as they all take to fail). From any thread.
+  void stop() { _stopping.store(true); }
 
  private:
   ledger::ledger_client& _ledgers;
@@ -31,6 +36,7 @@ class replication_worker {
   base::clock& _clock;
   replicate_options _options;
   std::optional<meta::session_id> _session;
+  std::atomic<bool> _stopping{false};
 };
 
 }  // namespace magnetar::autorecovery

@@ -75,6 +75,18 @@ TEST_F(autorecovery, a_lost_bookies_closed_ledger_is_listed_copied_to_another_an
   }
 }
 
+TEST_F(autorecovery, a_stopped_worker_takes_no_further_ledger) {
+  auto writer = write(5, true);
+  lose(writer->metadata().ensembles.at(0)[1]);
+  ASSERT_TRUE(cluster.run(audit.round()));
+  ASSERT_EQ(listed().size(), 1u);
+  worker.stop();
+  auto replicated = cluster.run(worker.round());
+  ASSERT_TRUE(replicated) << replicated.error();
+  EXPECT_EQ(replicated.value(), 0u);
+  EXPECT_EQ(listed().size(), 1u);  // left for a worker that runs on
+}
+
 TEST_F(autorecovery, the_periodic_check_lists_a_ledger_a_live_bookie_lost_and_a_worker_copies_it_elsewhere) {
   auto writer = write(30, true);
   const auto emptied = writer->metadata().ensembles.at(0)[2];
