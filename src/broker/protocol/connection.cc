@@ -241,6 +241,13 @@ awaitable<void> connection::write_loop() {
 // ---------------------------------------------------------------------------------------
 // Keep-alive
 
+void connection::send_ping() {
+  proto::BaseCommand ping;
+  ping.set_type(proto::BaseCommand::PING);
+  ping.mutable_ping();
+  send(wire::encode_command(ping));
+}
+
 awaitable<void> connection::keep_alive_loop() {
   const auto interval = config().keep_alive_interval;
   if (interval.count() <= 0) co_return;
@@ -259,10 +266,7 @@ awaitable<void> connection::keep_alive_loop() {
       close();
       co_return;
     }
-    proto::BaseCommand ping;
-    ping.set_type(proto::BaseCommand::PING);
-    ping.mutable_ping();
-    send(wire::encode_command(ping));
+    send_ping();
     _ping_outstanding = true;
   }
 }
@@ -276,10 +280,7 @@ awaitable<bool> connection::check_liveness(std::chrono::milliseconds timeout) {
 awaitable<bool> connection::check_liveness_here(std::chrono::milliseconds timeout) {
   if (is_closed()) co_return false;
   const auto reads_before = _reads;
-  proto::BaseCommand ping;
-  ping.set_type(proto::BaseCommand::PING);
-  ping.mutable_ping();
-  send(wire::encode_command(ping));
+  send_ping();
   // Short steps rather than a signal from the read loop: a check is rare (a name taken
   // by a connection that may be dead) and ends at the first answer.
   asio::steady_timer step(_shard.executor());

@@ -107,6 +107,7 @@ class connection final : public client_channel, public std::enable_shared_from_t
   awaitable<void> read_loop();
   awaitable<void> write_loop();
   awaitable<void> keep_alive_loop();
+  void send_ping();
   awaitable<bool> check_liveness_here(std::chrono::milliseconds timeout);
   awaitable<void> wait_for_publish_room();
   void handle_frame(wire::frame& frame);

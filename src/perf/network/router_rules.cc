@@ -1,5 +1,7 @@
 #include "perf/network/router_rules.h"
 
+#include "perf/network/socket_faults.h"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
@@ -56,7 +58,7 @@ std::string router_ruleset(const std::vector<const planned_impairment*>& active)
     }
   }
   // Declaring the table first makes the delete valid when it does not exist yet.
-  auto script = fmt::format("table ip {0}\ndelete table ip {0}\n", router_table);
+  auto script = table_removal(router_table);
   if (partitions.empty() && losses.empty()) return script;
   script += fmt::format("table ip {} {{\n{}  chain forward {{\n", router_table, sets);
   script += "    type filter hook forward priority -10; policy accept;\n";
