@@ -31,8 +31,11 @@ struct admin_args {
   std::vector<std::string> admin_roles;
   std::vector<std::string> allowed_clusters;
   std::vector<std::uint64_t> segments;  // scalable-topics merge
-  std::string bundle;                   // namespaces unload / split-bundle: "0x..._0x..."
-  bool unload = false;                  // namespaces split-bundle
+  std::vector<std::string> clusters;    // namespaces set-clusters
+  std::string service_url;              // clusters create / update: --url, --broker-url
+  std::string broker_service_url;
+  std::string bundle;   // namespaces unload / split-bundle: "0x..._0x..."
+  bool unload = false;  // namespaces split-bundle
 };
 
 struct admin_command::state {
@@ -246,10 +249,35 @@ void add_subscription(CLI::App* sub, admin_args& args) {
 constexpr const char* topic_help = "Topic: my-topic, tenant/namespace/topic or persistent://tenant/namespace/topic";
 
 void add_clusters(admin_command::state& s, CLI::App& admin) {
-  auto* group = admin.add_subcommand("clusters", "List clusters");
+  auto& a = s.args;
+  auto* group = admin.add_subcommand("clusters", "List, create, update and delete clusters (geo-replication's peers)");
   group->fallthrough();
   verb(s, *group, "list", "List the clusters",
        [](const http::url& url, const admin_args&) { return request(url, "GET", "/admin/v2/clusters", output::list); });
+  auto cluster_verb = [&](std::string name, std::string description, std::string method, output kind, bool urls) {
+    auto* sub = verb(s, *group, std::move(name), std::move(description),
+                     checked([method, kind, urls](const http::url& url, const admin_args& args) -> result<int> {
+                       MAGNETAR_TRY(cluster, tenant_name(args.target));
+                       std::string body;
+                       if (urls) {
+                         json data = json::object();
+                         if (!args.service_url.empty()) data["serviceUrl"] = args.service_url;
+                         if (!args.broker_service_url.empty()) data["brokerServiceUrl"] = args.broker_service_url;
+                         body = data.dump();
+                       }
+                       return request(url, method, "/admin/v2/clusters/" + cluster, kind, body);
+                     }));
+    add_target(sub, a, "cluster", "Cluster name");
+    if (urls) {
+      sub->add_option("--url", a.service_url, "The cluster's web service URL: http://host:port");
+      sub->add_option("--broker-url", a.broker_service_url, "The cluster's broker service URL: pulsar://host:port")
+          ->required();
+    }
+  };
+  cluster_verb("get", "Show a cluster's URLs", "GET", output::json, false);
+  cluster_verb("create", "Add a cluster (a remote one, to replicate to)", "PUT", output::none, true);
+  cluster_verb("update", "Change a cluster's URLs", "POST", output::none, true);
+  cluster_verb("delete", "Remove a cluster no tenant allows", "DELETE", output::none, false);
 }
 
 void add_brokers(admin_command::state& s, CLI::App& admin) {
@@ -302,6 +330,17 @@ void add_tenants(admin_command::state& s, CLI::App& admin) {
   create->add_option("-r,--admin-roles", a.admin_roles, "Admin roles, comma-separated")->delimiter(',');
   create->add_option("-c,--allowed-clusters", a.allowed_clusters, "Allowed clusters, comma-separated (default: all)")
       ->delimiter(',');
+  auto* update = verb(s, *group, "update", "Change a tenant's admin roles and allowed clusters",
+                      checked([](const http::url& url, const admin_args& args) -> result<int> {
+                        MAGNETAR_TRY(tenant, tenant_name(args.target));
+                        const json body{{"adminRoles", args.admin_roles}, {"allowedClusters", args.allowed_clusters}};
+                        return request(url, "POST", "/admin/v2/tenants/" + tenant, output::none, body.dump());
+                      }));
+  add_target(update, a, "tenant", "Tenant name");
+  update->add_option("-r,--admin-roles", a.admin_roles, "Admin roles, comma-separated")->delimiter(',');
+  update->add_option("-c,--allowed-clusters", a.allowed_clusters, "Allowed clusters, comma-separated")
+      ->delimiter(',')
+      ->required();
   auto* remove = verb(
       s, *group, "delete", "Delete a tenant", checked([](const http::url& url, const admin_args& args) -> result<int> {
         MAGNETAR_TRY(tenant, tenant_name(args.target));
@@ -334,6 +373,23 @@ void add_namespaces(admin_command::state& s, CLI::App& admin) {
   namespace_verb("delete", "Delete a namespace", "DELETE", output::none, true);
   namespace_verb("policies", "Show a namespace's policies", "GET", output::json, false);
   namespace_verb("bundles", "Show a namespace's bundles (their boundaries)", "GET", output::json, false);
+
+  auto* set_clusters = verb(s, *group, "set-clusters", "Replicate a namespace's topics to these clusters",
+                            checked([](const http::url& url, const admin_args& args) -> result<int> {
+                              MAGNETAR_TRY(ns, namespace_name(args.target));
+                              return request(url, "POST", "/admin/v2/namespaces/" + ns + "/replication", output::none,
+                                             json(args.clusters).dump());
+                            }));
+  add_target(set_clusters, a, "namespace", "Namespace: tenant/namespace");
+  set_clusters->add_option("-c,--clusters", a.clusters, "The clusters, comma-separated (this one among them)")
+      ->delimiter(',')
+      ->required();
+  auto* get_clusters = verb(s, *group, "get-clusters", "Show the clusters a namespace's topics are replicated to",
+                            checked([](const http::url& url, const admin_args& args) -> result<int> {
+                              MAGNETAR_TRY(ns, namespace_name(args.target));
+                              return request(url, "GET", "/admin/v2/namespaces/" + ns + "/replication", output::list);
+                            }));
+  add_target(get_clusters, a, "namespace", "Namespace: tenant/namespace");
 
   auto* unload = verb(s, *group, "unload",
                       "Unload a namespace's bundles (or one): their topics move to the "

@@ -28,18 +28,34 @@ initialize_command::initialize_command(CLI::App& app) {
 }
 
 int initialize_command::run() const {
-  const auto& url = _configuration_store.value_or(_metadata_store);
-  auto store = meta::make_store(url, {});
+  const std::string configuration_url = _configuration_store.value_or(_metadata_store);
+  auto store = meta::make_store(_metadata_store, {});
   if (!store) {
     fmt::print(stderr, "magnetar initialize-cluster-metadata: {}\n", store.error());
     return EXIT_FAILURE;
   }
+  // A configuration store of its own only when it is another one.
+  std::unique_ptr<meta::store> shared;
+  if (configuration_url != _metadata_store) {
+    auto made = meta::make_store(configuration_url, {});
+    if (!made) {
+      fmt::print(stderr, "magnetar initialize-cluster-metadata: {}\n", made.error());
+      return EXIT_FAILURE;
+    }
+    shared = std::move(made).value();
+  }
+  meta::store& configuration = shared ? *shared : *store.value();
   io::running_shards shards(1);
   auto done = io::block_on(shards[0], [&]() -> awaitable<result<void>> {
     MAGNETAR_CO_TRY(co_await store.value()->start());
-    auto written = co_await broker::initialize_cluster_metadata(
-        *store.value(),
-        {.cluster = _cluster, .web_service_url = _web_service_url, .broker_service_url = _broker_service_url});
+    if (shared) {
+      MAGNETAR_CO_TRY(co_await shared->start());
+    }
+    // A named argument: GCC 12 destroys a braced temporary in a co_await expression twice.
+    broker::cluster_metadata metadata{
+        .cluster = _cluster, .web_service_url = _web_service_url, .broker_service_url = _broker_service_url};
+    auto written = co_await broker::initialize_cluster_metadata(*store.value(), configuration, std::move(metadata));
+    if (shared) co_await shared->stop();
     co_await store.value()->stop();
     co_return written;
   }());
@@ -47,7 +63,7 @@ int initialize_command::run() const {
     fmt::print(stderr, "magnetar initialize-cluster-metadata: {}\n", done.error());
     return EXIT_FAILURE;
   }
-  fmt::print("cluster {} initialized in {}\n", _cluster, url);
+  fmt::print("cluster {} initialized in {} (configuration store {})\n", _cluster, _metadata_store, configuration_url);
   return EXIT_SUCCESS;
 }
 

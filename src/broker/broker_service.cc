@@ -4,6 +4,7 @@
 #include "broker/api/errc.h"
 #include "broker/namespace/namespace_resources.h"
 #include "broker/protocol/connection.h"
+#include "broker/replication/topic_replicators.h"
 #include "broker/scalable/scalable_service.h"
 #include "io/block_on.h"
 #include "io/run_on.h"
@@ -29,7 +30,9 @@ std::string broker_service::service_url() const {
 }
 
 std::string broker_service::new_producer_name() {
-  return fmt::format("{}-{}-{}", _config.cluster_name, _port, _next_producer.fetch_add(1));
+  // The instance keeps names unique across restarts: a remote cluster deduplicates
+  // replicated entries by their producer's name and sequence ids.
+  return fmt::format("{}-{}-{:x}-{}", _config.cluster_name, _port, _instance, _next_producer.fetch_add(1));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -60,10 +63,16 @@ result<void> broker_service::start() {
       scalable::coordinator_settings{_config.scalable_topic_consumer_session_grace_period,
                                      _config.scalable_topic_drain_check_initial,
                                      _config.scalable_topic_drain_check_max});
+  _replication_clients = std::make_unique<replication_clients>(_deps.resources);
   _topics.attach(topic_registry_links{
       .scalable = _scalable.get(),
       .segment_drained = [this](const wire::topic_name& segment,
                                 const std::string& subscription) { _scalable->segment_drained(segment, subscription); },
+      .make_replication =
+          [this](const wire::topic_name& topic, mledger::managed_ledger& ledger, io::shard& shard) {
+            return std::make_unique<topic_replicators>(topic, _config.cluster_name, ledger, shard,
+                                                       *_replication_clients, _deps.clock);
+          },
       .connection_counts =
           [this] {
             std::lock_guard lock(_connections_mutex);
@@ -132,6 +141,7 @@ void broker_service::stop() {
   // service until then: it must not go before they do (it did, now and then, in the
   // tests that restart a standalone: a read loop's last call found it freed).
   io::block_on(_deps.shards[0], _connection_objects.close());
+  if (_replication_clients) _replication_clients->close();
 }
 
 awaitable<void> broker_service::stop_accepting() {

@@ -27,12 +27,14 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <random>
 #include <string>
 
 namespace magnetar::broker {
 
 class connection;
 class namespace_resources;
+class replication_clients;
 namespace scalable {
 class scalable_service;
 }
@@ -92,6 +94,8 @@ class broker_service final : public broker_context {
   std::mutex _connections_mutex;
   std::map<std::uint64_t, std::weak_ptr<connection>> _connections;
   std::unique_ptr<scalable::scalable_service> _scalable;
+  std::unique_ptr<replication_clients> _replication_clients;
+  const std::uint32_t _instance = std::random_device()();
 };
 
 }  // namespace magnetar::broker

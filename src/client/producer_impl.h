@@ -42,6 +42,10 @@ class producer_impl final : public producer_base,
   awaitable<result<void>> start();
 
   void send_async(message m, send_callback done) override;
+  // An entry as another broker stored it (client/entry_producer.h): sent as it is, under
+  // `sequence_id` (increasing from call to call), which only its receipt carries.
+  void send_entry_async(proto::MessageMetadata metadata, std::vector<std::byte> payload, std::uint64_t sequence_id,
+                        send_callback done);
   void flush_async(std::function<void(result<void>)> done) override;
   awaitable<result<void>> close() override;
   void shutdown() override;

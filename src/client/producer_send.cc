@@ -77,6 +77,26 @@ void producer_impl::send_async(message m, send_callback done) {
   }
 }
 
+void producer_impl::send_entry_async(proto::MessageMetadata metadata, std::vector<std::byte> payload,
+                                     std::uint64_t sequence_id, send_callback done) {
+  std::unique_lock lock(_mutex);
+  if (_state == state::closing || _state == state::closed || _state == state::failed || _state == state::terminated) {
+    lock.unlock();
+    done(fail(_state == state::terminated ? client_errc::topic_terminated : client_errc::already_closed,
+              fmt::format("producer {} on {} can't send", _producer_name, _topic)));
+    return;
+  }
+  ++_pending_messages;
+  built_entry e;
+  e.num_messages = metadata.has_num_messages_in_batch() ? metadata.num_messages_in_batch() : 1;
+  e.batched = metadata.has_num_messages_in_batch();
+  e.sequence_id = sequence_id;
+  e.metadata = std::move(metadata);
+  e.payload = std::move(payload);
+  e.callbacks.push_back(std::move(done));
+  push_op_locked(std::move(e));
+}
+
 void producer_impl::flush_batch_locked() {
   if (_batch.empty()) return;
   entry_context context{_producer_name, wall_millis(), _config.compression};

@@ -46,6 +46,21 @@ expect namespace_is_listed 0 "^$ns\$" -- namespaces list "$tenant"
 expect namespace_policies_are_json 0 '^\{' -- namespaces policies "$ns"
 expect namespace_of_a_missing_tenant 1 '\(HTTP 404\)' -- namespaces list "missing-$tenant"
 
+# Geo-replication's setup: a remote cluster, allowed by the tenant, named by the namespace.
+remote=remote-$$-$RANDOM
+expect cluster_create 0 '' -- clusters create "$remote" --url http://127.0.0.1:1 --broker-url pulsar://127.0.0.1:1
+expect cluster_get 0 'pulsar://127.0.0.1:1' -- clusters get "$remote"
+expect cluster_create_twice_is_a_conflict 1 '\(HTTP 409\)' -- clusters create "$remote" --broker-url pulsar://127.0.0.1:2
+expect set_clusters_not_allowed_by_the_tenant 1 '\(HTTP 403\)' -- namespaces set-clusters "$ns" -c "standalone,$remote"
+expect tenant_update_allows_the_cluster 0 '' -- tenants update "$tenant" -c "standalone,$remote"
+expect set_clusters_of_an_unknown_cluster 1 '\(HTTP 403\)' -- namespaces set-clusters "$ns" -c standalone,nowhere
+expect set_clusters 0 '' -- namespaces set-clusters "$ns" -c standalone
+expect get_clusters 0 '^standalone$' -- namespaces get-clusters "$ns"
+expect cluster_allowed_by_a_tenant_is_not_deleted 1 '\(HTTP 412\)' -- clusters delete "$remote"
+expect tenant_update_forgets_the_cluster 0 '' -- tenants update "$tenant" -c standalone
+expect cluster_delete 0 '' -- clusters delete "$remote"
+expect cluster_is_gone 1 '\(HTTP 404\)' -- clusters get "$remote"
+
 expect topic_create 0 '' -- topics create "$topic"
 expect topic_is_listed 0 "^$topic\$" -- topics list "$ns"
 expect partitioned_create 0 '' -- topics create-partitioned-topic "$partitioned" -p 3

@@ -70,6 +70,9 @@ void admin_api::register_routes(router& routes) {
   add("GET", "/admin/v2/bookies/all", &admin_api::list_bookies);
   add("GET", "/admin/v2/bookies/underreplicated", &admin_api::list_underreplicated);
   add("GET", "/admin/v2/clusters/{cluster}", &admin_api::get_cluster);
+  add("PUT", "/admin/v2/clusters/{cluster}", &admin_api::create_cluster);
+  add("POST", "/admin/v2/clusters/{cluster}", &admin_api::update_cluster);
+  add("DELETE", "/admin/v2/clusters/{cluster}", &admin_api::delete_cluster);
   add("GET", "/admin/v2/brokers/{cluster}", &admin_api::list_brokers);
   add("GET", "/admin/v2/brokers/leaderBroker", &admin_api::leader_broker);
   add("GET", "/admin/v2/brokers/health", &admin_api::health_check);
@@ -118,6 +121,9 @@ void admin_api::register_routes(router& routes) {
         return v;
       },
       true);
+  routes.add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/replication",
+             [this](incoming_request r) { return get_policy(std::move(r), {"replication_clusters"}); });
+  add("POST", "/admin/v2/namespaces/{tenant}/{namespace}/replication", &admin_api::set_replication_clusters);
   routes.add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/permissions", [this](incoming_request r) {
     return get_policy(std::move(r), {"auth_policies", "namespace_auth"});
   });

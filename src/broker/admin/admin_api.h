@@ -62,6 +62,10 @@ class admin_api {
   // admin_api_namespaces.cc
   awaitable<http_response> list_clusters(incoming_request request);
   awaitable<http_response> get_cluster(incoming_request request);
+  awaitable<http_response> create_cluster(incoming_request request);
+  awaitable<http_response> update_cluster(incoming_request request);
+  awaitable<http_response> delete_cluster(incoming_request request);
+  awaitable<http_response> set_replication_clusters(incoming_request request);
   awaitable<http_response> list_brokers(incoming_request request);
   awaitable<http_response> cluster_lookup(const incoming_request& request, const wire::topic_name& topic);
   awaitable<http_response> list_tenants(incoming_request request);

@@ -14,7 +14,11 @@ http_server::options with_address(const broker_config& config, http_server::opti
 
 admin_server::admin_server(const broker_config& config, meta::store& store, topic_admin* topics, io::shard& shard,
                            http_server::options limits)
-    : _config(config), _resources(store, config.cluster_name), _api(_resources, topics) {
+    : admin_server(config, store, store, topics, shard, std::move(limits)) {}
+
+admin_server::admin_server(const broker_config& config, meta::store& store, meta::store& configuration,
+                           topic_admin* topics, io::shard& shard, http_server::options limits)
+    : _config(config), _resources(store, configuration, config.cluster_name), _api(_resources, topics) {
   _api.register_routes(_router);
   _server =
       std::make_unique<http_server>(shard, with_address(config, std::move(limits)),

@@ -42,6 +42,9 @@ class admin_server {
   // (its address and port are taken from the config).
   admin_server(const broker_config& config, meta::store& store, topic_admin* topics, io::shard& shard,
                http_server::options limits = {});
+  // A cluster with a configuration store of its own (configurationMetadataStoreUrl).
+  admin_server(const broker_config& config, meta::store& store, meta::store& configuration, topic_admin* topics,
+               io::shard& shard, http_server::options limits = {});
   ~admin_server();
   admin_server(const admin_server&) = delete;
   admin_server& operator=(const admin_server&) = delete;

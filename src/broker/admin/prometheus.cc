@@ -247,6 +247,30 @@ std::string render_metrics(std::string_view cluster, const std::map<std::string,
       ++it;
     }
   }
+
+  // Geo-replication, per topic and remote cluster (upstream's names).
+  const std::vector<std::pair<const char*, std::function<double(const replicator_stats&)>>> replication_families{
+      {"pulsar_replication_rate_in", [](const replicator_stats& r) { return r.msg_rate_in; }},
+      {"pulsar_replication_rate_out", [](const replicator_stats& r) { return r.msg_rate_out; }},
+      {"pulsar_replication_throughput_in", [](const replicator_stats& r) { return r.msg_throughput_in; }},
+      {"pulsar_replication_throughput_out", [](const replicator_stats& r) { return r.msg_throughput_out; }},
+      {"pulsar_replication_backlog",
+       [](const replicator_stats& r) { return static_cast<double>(r.replication_backlog); }},
+      {"pulsar_replication_connected_count", [](const replicator_stats& r) { return r.connected ? 1.0 : 0.0; }},
+      {"pulsar_replication_delay_in_seconds",
+       [](const replicator_stats& r) { return static_cast<double>(r.replication_delay_seconds); }},
+  };
+  for (const auto& [family, value] : replication_families) {
+    w.family(family, "gauge", "Geo-replication of the topic with the remote cluster (see topic stats' replication).");
+    auto it = labelled.begin();
+    for (const auto& [name, stats] : topics) {
+      for (const auto& [remote, r] : stats.replication) {
+        w.sample(family, {{"cluster", cluster}, {"namespace", it->first}, {"topic", name}, {"remote_cluster", remote}},
+                 value(r));
+      }
+      ++it;
+    }
+  }
   return out;
 }
 

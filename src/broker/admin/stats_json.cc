@@ -73,11 +73,26 @@ json to_json(const subscription_stats& s) {
   return out;
 }
 
+json to_json(const replicator_stats& s) {
+  return json{{"msgRateIn", s.msg_rate_in},
+              {"msgThroughputIn", s.msg_throughput_in},
+              {"msgRateOut", s.msg_rate_out},
+              {"msgThroughputOut", s.msg_throughput_out},
+              {"msgInCount", s.msg_in_counter},
+              {"msgOutCount", s.msg_out_counter},
+              {"msgRateExpired", 0},
+              {"replicationBacklog", s.replication_backlog},
+              {"connected", s.connected},
+              {"replicationDelayInSeconds", s.replication_delay_seconds}};
+}
+
 json to_json(const topic_stats& s) {
   json publishers = json::array();
   for (const auto& p : s.publishers) publishers.push_back(to_json(p));
   json subscriptions = json::object();
   for (const auto& [name, sub] : s.subscriptions) subscriptions[name] = to_json(sub);
+  json replication = json::object();
+  for (const auto& [cluster, r] : s.replication) replication[cluster] = to_json(r);
   json out{{"msgRateIn", s.msg_rate_in},
            {"msgRateOut", s.msg_rate_out},
            {"msgThroughputIn", s.msg_throughput_in},
@@ -92,7 +107,7 @@ json to_json(const topic_stats& s) {
            {"offloadedStorageSize", 0},
            {"publishers", std::move(publishers)},
            {"subscriptions", std::move(subscriptions)},
-           {"replication", json::object()},
+           {"replication", std::move(replication)},
            {"deduplicationStatus", s.deduplication_status}};
   if (s.msg_drop_rate) out["msgDropRate"] = *s.msg_drop_rate;
   return out;
@@ -146,6 +161,18 @@ void add_into(subscription_stats& into, const subscription_stats& s) {
   into.consumers.insert(into.consumers.end(), s.consumers.begin(), s.consumers.end());
 }
 
+void add_into(replicator_stats& into, const replicator_stats& s) {
+  into.msg_rate_in += s.msg_rate_in;
+  into.msg_throughput_in += s.msg_throughput_in;
+  into.msg_rate_out += s.msg_rate_out;
+  into.msg_throughput_out += s.msg_throughput_out;
+  into.msg_in_counter += s.msg_in_counter;
+  into.msg_out_counter += s.msg_out_counter;
+  into.replication_backlog += s.replication_backlog;
+  into.connected = into.connected || s.connected;
+  into.replication_delay_seconds = std::max(into.replication_delay_seconds, s.replication_delay_seconds);
+}
+
 void add_into(topic_stats& into, const topic_stats& s) {
   into.msg_rate_in += s.msg_rate_in;
   into.msg_rate_out += s.msg_rate_out;
@@ -160,6 +187,7 @@ void add_into(topic_stats& into, const topic_stats& s) {
   into.deduplication_status = s.deduplication_status;
   into.publishers.insert(into.publishers.end(), s.publishers.begin(), s.publishers.end());
   for (const auto& [name, sub] : s.subscriptions) add_into(into.subscriptions[name], sub);
+  for (const auto& [cluster, r] : s.replication) add_into(into.replication[cluster], r);
 }
 
 }  // namespace

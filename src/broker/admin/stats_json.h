@@ -18,6 +18,7 @@ namespace magnetar::broker::admin {
 nlohmann::json to_json(const publisher_stats& stats);
 nlohmann::json to_json(const consumer_stats& stats);
 nlohmann::json to_json(const subscription_stats& stats);
+nlohmann::json to_json(const replicator_stats& stats);
 nlohmann::json to_json(const topic_stats& stats);
 nlohmann::json to_json(const ledger_internal_stats& stats);
 nlohmann::json to_json(const cursor_internal_stats& stats);

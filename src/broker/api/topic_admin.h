@@ -73,6 +73,21 @@ struct subscription_stats {
   std::optional<double> msg_drop_rate;  // non-persistent topics only
 };
 
+// Pulsar's ReplicatorStats: a topic's replication with one remote cluster. The
+// sending side reports out, backlog, delay and connected; the receiving side the
+// messages that came in from that cluster.
+struct replicator_stats {
+  double msg_rate_in = 0;
+  double msg_throughput_in = 0;
+  double msg_rate_out = 0;
+  double msg_throughput_out = 0;
+  std::uint64_t msg_in_counter = 0;
+  std::uint64_t msg_out_counter = 0;
+  std::uint64_t replication_backlog = 0;  // entries not yet receipted by the remote
+  bool connected = false;
+  std::int64_t replication_delay_seconds = 0;  // age of the oldest entry not yet receipted
+};
+
 struct topic_stats {
   double msg_rate_in = 0;
   double msg_rate_out = 0;
@@ -89,7 +104,8 @@ struct topic_stats {
   std::string deduplication_status = "Disabled";
   std::vector<publisher_stats> publishers;
   std::map<std::string, subscription_stats> subscriptions;
-  std::optional<double> msg_drop_rate;  // non-persistent topics only: what no consumer could take
+  std::map<std::string, replicator_stats> replication;  // by remote cluster
+  std::optional<double> msg_drop_rate;                  // non-persistent topics only: what no consumer could take
   // The storage writes of the last stats interval (a minute, upstream's
   // statsUpdateFrequencyInSecs), for /metrics: add latency and ledger add latency in
   // microseconds, entry sizes in bytes (mledger::storage_write_stats). Empty before the

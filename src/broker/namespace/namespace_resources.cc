@@ -167,10 +167,13 @@ result<backlog_quota> backlog_quota_from_json(const json& value) {
 }
 
 namespace_resources::namespace_resources(meta::store& store, std::string cluster_name)
-    : _store(store), _cluster(std::move(cluster_name)) {}
+    : namespace_resources(store, store, std::move(cluster_name)) {}
+
+namespace_resources::namespace_resources(meta::store& local, meta::store& configuration, std::string cluster_name)
+    : _local(local), _configuration(configuration), _cluster(std::move(cluster_name)) {}
 
 awaitable<result<void>> namespace_resources::create_if_missing(std::string path, std::string value) {
-  auto put = co_await _store.put(path, std::move(value), -1);
+  auto put = co_await _configuration.put(path, std::move(value), -1);
   if (!put && put.error() != meta::errc::bad_version) co_return store_error(put.error());
   co_return success();
 }
@@ -191,14 +194,14 @@ awaitable<result<void>> namespace_resources::ensure_defaults(std::string service
 }
 
 awaitable<result<std::vector<std::string>>> namespace_resources::list_clusters() {
-  auto names = co_await _store.children("/admin/clusters");
+  auto names = co_await _configuration.children("/admin/clusters");
   if (!names) co_return store_error(names.error());
   co_return std::move(names).value();
 }
 
 awaitable<result<std::optional<json>>> namespace_resources::get_cluster(std::string name) {
   auto path = cluster_path(name);
-  auto got = co_await _store.get(path);
+  auto got = co_await _configuration.get(path);
   if (!got) co_return store_error(got.error());
   if (!got.value()) co_return std::optional<json>();
   MAGNETAR_CO_TRY(data, parse_stored(path, got.value()->value));
@@ -206,21 +209,40 @@ awaitable<result<std::optional<json>>> namespace_resources::get_cluster(std::str
 }
 
 awaitable<result<void>> namespace_resources::create_cluster(std::string name, json data) {
-  auto put = co_await _store.put(cluster_path(name), data.dump(), -1);
+  auto put = co_await _configuration.put(cluster_path(name), data.dump(), -1);
   if (!put && put.error() == meta::errc::bad_version) co_return fail(errc::conflict, "Cluster already exists");
   if (!put) co_return store_error(put.error());
   co_return success();
 }
 
+awaitable<result<void>> namespace_resources::update_cluster(std::string name, json data) {
+  auto put = co_await _configuration.put(cluster_path(name), data.dump(), std::nullopt);
+  if (!put) co_return store_error(put.error());
+  co_return success();
+}
+
+awaitable<result<void>> namespace_resources::delete_cluster(std::string name) {
+  MAGNETAR_CO_TRY(tenants, co_await list_tenants());
+  for (const auto& tenant : tenants) {
+    MAGNETAR_CO_TRY(info, co_await get_tenant(tenant));
+    if (std::find(info.allowed_clusters.begin(), info.allowed_clusters.end(), name) != info.allowed_clusters.end()) {
+      co_return fail(errc::precondition_failed, fmt::format("Cluster {} is still allowed by tenant {}", name, tenant));
+    }
+  }
+  auto removed = co_await _configuration.remove(cluster_path(name), std::nullopt);
+  if (!removed) co_return store_error(removed.error());
+  co_return success();
+}
+
 awaitable<result<std::vector<std::string>>> namespace_resources::list_tenants() {
-  auto names = co_await _store.children("/admin/policies");
+  auto names = co_await _configuration.children("/admin/policies");
   if (!names) co_return store_error(names.error());
   co_return std::move(names).value();
 }
 
 awaitable<result<tenant_info>> namespace_resources::get_tenant(std::string tenant) {
   auto path = tenant_path(tenant);
-  auto got = co_await _store.get(path);
+  auto got = co_await _configuration.get(path);
   if (!got) co_return store_error(got.error());
   if (!got.value()) co_return fail(errc::tenant_not_found, "Tenant does not exist");
   MAGNETAR_CO_TRY(data, parse_stored(path, got.value()->value));
@@ -230,11 +252,11 @@ awaitable<result<tenant_info>> namespace_resources::get_tenant(std::string tenan
 awaitable<result<void>> namespace_resources::create_tenant(std::string tenant, tenant_info info) {
   if (!wire::is_valid_name_part(tenant)) co_return fail(errc::invalid_request, "Tenant name is not valid");
   for (const auto& cluster : info.allowed_clusters) {
-    auto exists = co_await _store.exists(cluster_path(cluster));
+    auto exists = co_await _configuration.exists(cluster_path(cluster));
     if (!exists) co_return store_error(exists.error());
     if (!exists.value()) co_return fail(errc::invalid_request, fmt::format("Cluster {} does not exist", cluster));
   }
-  auto put = co_await _store.put(tenant_path(tenant), to_json(info).dump(), -1);
+  auto put = co_await _configuration.put(tenant_path(tenant), to_json(info).dump(), -1);
   if (!put && put.error() == meta::errc::bad_version) co_return fail(errc::conflict, "Tenant already exists");
   if (!put) co_return store_error(put.error());
   co_return success();
@@ -242,10 +264,10 @@ awaitable<result<void>> namespace_resources::create_tenant(std::string tenant, t
 
 awaitable<result<void>> namespace_resources::update_tenant(std::string tenant, tenant_info info) {
   auto path = tenant_path(tenant);
-  auto got = co_await _store.get(path);
+  auto got = co_await _configuration.get(path);
   if (!got) co_return store_error(got.error());
   if (!got.value()) co_return fail(errc::tenant_not_found, "Tenant does not exist");
-  auto put = co_await _store.put(path, to_json(info).dump(), got.value()->st.version);
+  auto put = co_await _configuration.put(path, to_json(info).dump(), got.value()->st.version);
   if (!put && put.error() == meta::errc::bad_version) co_return fail(errc::conflict, "Concurrent modification");
   if (!put) co_return store_error(put.error());
   co_return success();
@@ -253,13 +275,13 @@ awaitable<result<void>> namespace_resources::update_tenant(std::string tenant, t
 
 awaitable<result<void>> namespace_resources::delete_tenant(std::string tenant) {
   auto path = tenant_path(tenant);
-  auto got = co_await _store.get(path);
+  auto got = co_await _configuration.get(path);
   if (!got) co_return store_error(got.error());
   if (!got.value()) co_return fail(errc::tenant_not_found, "Tenant does not exist");
-  auto namespaces = co_await _store.children(path);
+  auto namespaces = co_await _configuration.children(path);
   if (!namespaces) co_return store_error(namespaces.error());
   if (!namespaces.value().empty()) co_return fail(errc::conflict, "The tenant still has active namespaces");
-  auto removed = co_await _store.remove(path, got.value()->st.version);
+  auto removed = co_await _configuration.remove(path, got.value()->st.version);
   if (!removed && removed.error() == meta::errc::not_empty) {
     co_return fail(errc::conflict, "The tenant still has active namespaces");
   }
@@ -270,10 +292,10 @@ awaitable<result<void>> namespace_resources::delete_tenant(std::string tenant) {
 }
 
 awaitable<result<std::vector<std::string>>> namespace_resources::list_namespaces(std::string tenant) {
-  auto exists = co_await _store.exists(tenant_path(tenant));
+  auto exists = co_await _configuration.exists(tenant_path(tenant));
   if (!exists) co_return store_error(exists.error());
   if (!exists.value()) co_return fail(errc::tenant_not_found, "Tenant does not exist");
-  auto names = co_await _store.children(tenant_path(tenant));
+  auto names = co_await _configuration.children(tenant_path(tenant));
   if (!names) co_return store_error(names.error());
   std::vector<std::string> out;
   for (const auto& name : names.value()) out.push_back(tenant + "/" + name);
@@ -282,7 +304,7 @@ awaitable<result<std::vector<std::string>>> namespace_resources::list_namespaces
 
 awaitable<result<bool>> namespace_resources::namespace_exists(std::string namespace_name) {
   if (!valid_namespace(namespace_name)) co_return false;
-  auto exists = co_await _store.exists(namespace_path(namespace_name));
+  auto exists = co_await _configuration.exists(namespace_path(namespace_name));
   if (!exists) co_return store_error(exists.error());
   co_return exists.value();
 }
@@ -290,7 +312,7 @@ awaitable<result<bool>> namespace_resources::namespace_exists(std::string namesp
 awaitable<result<json>> namespace_resources::get_policies(std::string namespace_name) {
   if (!valid_namespace(namespace_name)) co_return fail(errc::namespace_not_found, "Namespace does not exist");
   auto path = namespace_path(namespace_name);
-  auto got = co_await _store.get(path);
+  auto got = co_await _configuration.get(path);
   if (!got) co_return store_error(got.error());
   if (!got.value()) co_return fail(errc::namespace_not_found, "Namespace does not exist");
   co_return parse_stored(path, got.value()->value);
@@ -303,7 +325,7 @@ awaitable<result<void>> namespace_resources::create_namespace(std::string namesp
     co_return fail(errc::invalid_request, "Policies must be a JSON object");
   const int count = bundles.value_or(default_bundles);
   if (count < 1 || count > 1024) co_return fail(errc::invalid_request, "The number of bundles must be 1 to 1024");
-  auto tenant = co_await _store.exists(tenant_path(tenant_of(namespace_name)));
+  auto tenant = co_await _configuration.exists(tenant_path(tenant_of(namespace_name)));
   if (!tenant) co_return store_error(tenant.error());
   if (!tenant.value()) co_return fail(errc::tenant_not_found, "Tenant does not exist");
   auto merged = default_policies(_cluster, count);
@@ -313,7 +335,7 @@ awaitable<result<void>> namespace_resources::create_namespace(std::string namesp
       merged["replication_clusters"] = json::array({_cluster});
     }
   }
-  auto put = co_await _store.put(namespace_path(namespace_name), merged.dump(), -1);
+  auto put = co_await _configuration.put(namespace_path(namespace_name), merged.dump(), -1);
   if (!put && put.error() == meta::errc::bad_version) co_return fail(errc::conflict, "Namespace already exists");
   if (!put) co_return store_error(put.error());
   co_return success();
@@ -324,12 +346,12 @@ awaitable<result<void>> namespace_resources::update_policies(std::string namespa
   if (!valid_namespace(namespace_name)) co_return fail(errc::namespace_not_found, "Namespace does not exist");
   auto path = namespace_path(namespace_name);
   for (int attempt = 0; attempt < policy_update_attempts; ++attempt) {
-    auto got = co_await _store.get(path);
+    auto got = co_await _configuration.get(path);
     if (!got) co_return store_error(got.error());
     if (!got.value()) co_return fail(errc::namespace_not_found, "Namespace does not exist");
     MAGNETAR_CO_TRY(policies, parse_stored(path, got.value()->value));
     MAGNETAR_CO_TRY(change(policies));
-    auto put = co_await _store.put(path, policies.dump(), got.value()->st.version);
+    auto put = co_await _configuration.put(path, policies.dump(), got.value()->st.version);
     if (put) co_return success();
     if (put.error() != meta::errc::bad_version) co_return store_error(put.error());
   }
@@ -339,22 +361,23 @@ awaitable<result<void>> namespace_resources::update_policies(std::string namespa
 awaitable<result<void>> namespace_resources::delete_namespace(std::string namespace_name) {
   if (!valid_namespace(namespace_name)) co_return fail(errc::namespace_not_found, "Namespace does not exist");
   auto path = namespace_path(namespace_name);
-  auto got = co_await _store.get(path);
+  auto got = co_await _configuration.get(path);
   if (!got) co_return store_error(got.error());
   if (!got.value()) co_return fail(errc::namespace_not_found, "Namespace does not exist");
-  auto topics = co_await _store.children(persistent_dir("/managed-ledgers", namespace_name));
+  auto topics = co_await _local.children(persistent_dir("/managed-ledgers", namespace_name));
   if (!topics) co_return store_error(topics.error());
-  auto partitioned = co_await _store.children(persistent_dir("/admin/partitioned-topics", namespace_name));
+  auto partitioned = co_await _configuration.children(persistent_dir("/admin/partitioned-topics", namespace_name));
   if (!partitioned) co_return store_error(partitioned.error());
   if (!topics.value().empty() || !partitioned.value().empty()) {
     co_return fail(errc::conflict, "Cannot delete non empty namespace");
   }
-  auto removed = co_await _store.remove_recursive(path);
+  auto removed = co_await _configuration.remove_recursive(path);
   if (!removed) co_return store_error(removed.error());
   // The empty directories that topics left behind.
-  auto ledgers = co_await _store.remove_recursive(fmt::format("/managed-ledgers/{}", namespace_name));
+  auto ledgers = co_await _local.remove_recursive(fmt::format("/managed-ledgers/{}", namespace_name));
   if (!ledgers) co_return store_error(ledgers.error());
-  auto partitioned_dir = co_await _store.remove_recursive(fmt::format("/admin/partitioned-topics/{}", namespace_name));
+  auto partitioned_dir =
+      co_await _configuration.remove_recursive(fmt::format("/admin/partitioned-topics/{}", namespace_name));
   if (!partitioned_dir) co_return store_error(partitioned_dir.error());
   co_return success();
 }
@@ -385,7 +408,7 @@ awaitable<result<void>> namespace_resources::create_partitioned(wire::topic_name
   if (!ledger) co_return fail(std::move(ledger).error());
   if (ledger.value()) co_return fail(errc::conflict, "This topic already exists");
   json metadata{{"partitions", partitions}};
-  auto put = co_await _store.put(partitioned_topic_path(topic), metadata.dump(), -1);
+  auto put = co_await _configuration.put(partitioned_topic_path(topic), metadata.dump(), -1);
   if (!put && put.error() == meta::errc::bad_version) co_return fail(errc::conflict, "This topic already exists");
   if (!put) co_return store_error(put.error());
   co_return success();
@@ -393,7 +416,7 @@ awaitable<result<void>> namespace_resources::create_partitioned(wire::topic_name
 
 awaitable<result<int>> namespace_resources::partitioned_partitions(wire::topic_name topic) {
   auto path = partitioned_topic_path(topic);
-  auto got = co_await _store.get(path);
+  auto got = co_await _configuration.get(path);
   if (!got) co_return store_error(got.error());
   if (!got.value()) co_return 0;
   MAGNETAR_CO_TRY(metadata, parse_stored(path, got.value()->value));
@@ -407,7 +430,7 @@ awaitable<result<int>> namespace_resources::partitioned_partitions(wire::topic_n
 awaitable<result<void>> namespace_resources::update_partitions(wire::topic_name topic, int from, int to) {
   if (to <= from) co_return fail(errc::invalid_request, "The number of partitions can only grow");
   auto path = partitioned_topic_path(topic);
-  auto got = co_await _store.get(path);
+  auto got = co_await _configuration.get(path);
   if (!got) co_return store_error(got.error());
   if (!got.value()) co_return fail(errc::topic_not_found, "Partitioned topic does not exist");
   MAGNETAR_CO_TRY(metadata, parse_stored(path, got.value()->value));
@@ -415,7 +438,7 @@ awaitable<result<void>> namespace_resources::update_partitions(wire::topic_name 
   if (current == metadata.end() || !current->is_number_integer() || current->get<int>() != from)
     co_return fail(errc::conflict, "The partitions changed concurrently");
   metadata["partitions"] = to;
-  auto put = co_await _store.put(path, metadata.dump(), got.value()->st.version);
+  auto put = co_await _configuration.put(path, metadata.dump(), got.value()->st.version);
   if (!put && put.error() == meta::errc::bad_version)
     co_return fail(errc::conflict, "The partitions changed concurrently");
   if (!put) co_return store_error(put.error());
@@ -423,7 +446,7 @@ awaitable<result<void>> namespace_resources::update_partitions(wire::topic_name 
 }
 
 awaitable<result<void>> namespace_resources::delete_partitioned(wire::topic_name topic) {
-  auto removed = co_await _store.remove(partitioned_topic_path(topic), std::nullopt);
+  auto removed = co_await _configuration.remove(partitioned_topic_path(topic), std::nullopt);
   if (!removed && removed.error() == meta::errc::not_found) {
     co_return fail(errc::topic_not_found, "Partitioned topic does not exist");
   }
@@ -433,7 +456,7 @@ awaitable<result<void>> namespace_resources::delete_partitioned(wire::topic_name
 
 awaitable<result<std::vector<std::string>>> namespace_resources::list_partitioned(std::string namespace_name) {
   if (!valid_namespace(namespace_name)) co_return fail(errc::namespace_not_found, "Namespace does not exist");
-  auto names = co_await _store.children(persistent_dir("/admin/partitioned-topics", namespace_name));
+  auto names = co_await _configuration.children(persistent_dir("/admin/partitioned-topics", namespace_name));
   if (!names) co_return store_error(names.error());
   std::vector<std::string> out;
   for (const auto& name : names.value()) out.push_back(fmt::format("persistent://{}/{}", namespace_name, name));
@@ -441,7 +464,7 @@ awaitable<result<std::vector<std::string>>> namespace_resources::list_partitione
 }
 
 awaitable<result<bool>> namespace_resources::managed_ledger_exists(wire::topic_name topic) {
-  auto exists = co_await _store.exists(fmt::format("/managed-ledgers/{}", topic.persistence_name()));
+  auto exists = co_await _local.exists(fmt::format("/managed-ledgers/{}", topic.persistence_name()));
   if (!exists) co_return store_error(exists.error());
   co_return exists.value();
 }

@@ -1,6 +1,8 @@
 // namespace_resources: clusters, tenants, namespaces with their policies, and
-// partitioned-topic metadata, kept in the metadata store at upstream's paths and in
-// upstream's JSON, so the layout reads like a Pulsar cluster's ZooKeeper:
+// partitioned-topic metadata, kept in the configuration store (which the clusters of a
+// geo-replicated deployment share; a single cluster's metadata store otherwise) at
+// upstream's paths and in upstream's JSON, so the layout reads like a Pulsar cluster's
+// ZooKeeper:
 //
 //   /admin/clusters/<cluster>                          ClusterData {"serviceUrl": ..., "brokerServiceUrl": ...}
 //   /admin/policies/<tenant>                           TenantInfo {"adminRoles": [], "allowedClusters": [...]}
@@ -9,7 +11,8 @@
 //   /admin/partitioned-topics/<tenant>/<namespace>/persistent/<topic>   {"partitions": N}
 //
 // Non-partitioned topics are not recorded here: a persistent topic exists when its
-// managed ledger does (/managed-ledgers/<tenant>/<namespace>/persistent/<topic>).
+// managed ledger does (/managed-ledgers/<tenant>/<namespace>/persistent/<topic>, in the
+// cluster's own metadata store).
 //
 // Used by the admin REST API and by the broker core at lookup and topic creation
 // (namespace_exists, partitioned_partitions). Errors are broker::errc:
@@ -77,9 +80,13 @@ class namespace_resources {
  public:
   // `cluster_name`: this cluster (clusterName), the default of allowedClusters and
   // replication_clusters.
+  // One store for both (a standalone, a cluster not geo-replicated), or the cluster's
+  // own metadata store and the configuration store it shares with other clusters.
   namespace_resources(meta::store& store, std::string cluster_name);
-  // The metadata store it reads and writes (the admin API's bookie routes read it too).
-  meta::store& store() const { return _store; }
+  namespace_resources(meta::store& local, meta::store& configuration, std::string cluster_name);
+  // The cluster's own metadata store (the admin API's bookie and broker routes read it).
+  meta::store& store() const { return _local; }
+  meta::store& configuration_store() const { return _configuration; }
 
   // Creates the cluster (with these URLs), tenant `public` and namespace
   // `public/default` where missing: what a standalone does on its first start. Safe to
@@ -92,6 +99,10 @@ class namespace_resources {
   // (Pulsar answers 404 for it: the REST layer checks with cluster_exists first).
   awaitable<result<std::optional<nlohmann::json>>> get_cluster(std::string name);
   awaitable<result<void>> create_cluster(std::string name, nlohmann::json data);
+  // Callers check that it exists first; delete_cluster: precondition_failed while a
+  // tenant's allowedClusters names it.
+  awaitable<result<void>> update_cluster(std::string name, nlohmann::json data);
+  awaitable<result<void>> delete_cluster(std::string name);
 
   // Tenants.
   awaitable<result<std::vector<std::string>>> list_tenants();
@@ -144,7 +155,8 @@ class namespace_resources {
  private:
   awaitable<result<void>> create_if_missing(std::string path, std::string value);
 
-  meta::store& _store;
+  meta::store& _local;
+  meta::store& _configuration;
   const std::string _cluster;
 };
 

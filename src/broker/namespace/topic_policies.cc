@@ -57,6 +57,12 @@ topic_policies resolve_policies(const json& policies, const broker_config& confi
   out.max_producers = limit("max_producers_per_topic", config.max_producers_per_topic);
   out.max_consumers = limit("max_consumers_per_topic", config.max_consumers_per_topic);
 
+  if (const auto* clusters = field(policies, "replication_clusters"); clusters && clusters->is_array()) {
+    for (const auto& c : *clusters) {
+      if (c.is_string()) out.replication_clusters.push_back(c.get<std::string>());
+    }
+  }
+
   std::int64_t minutes = config.default_retention_time_minutes;
   std::int64_t megabytes = config.default_retention_size_mb;
   if (const auto* retention = field(policies, "retention_policies")) {

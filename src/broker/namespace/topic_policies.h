@@ -12,6 +12,8 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace magnetar::broker {
 
@@ -26,6 +28,9 @@ struct topic_policies {
   // 0: no limit.
   int max_producers = 0;
   int max_consumers = 0;
+  // The clusters that hold the namespace's topics (replication_clusters): more than one
+  // means geo-replication.
+  std::vector<std::string> replication_clusters;
 
   bool has_size_quota() const { return storage_quota && storage_quota->limit_size >= 0; }
 };

@@ -35,6 +35,10 @@ struct broker_node::parts {
   io::shard_set shard_set;
   io::blocking_pool pool{4};
   std::unique_ptr<meta::store> store;
+  // The configuration store the clusters of a geo-replicated deployment share; null
+  // when it is the metadata store.
+  std::unique_ptr<meta::store> configuration;
+  meta::store& configuration_store() { return configuration ? *configuration : *store; }
   std::unique_ptr<broker_ledgers> ledgers;
   std::unique_ptr<namespace_resources> resources;
   std::unique_ptr<cluster::bundle_ownership> ownership;
@@ -63,7 +67,16 @@ result<void> broker_node::start() {
                                         .operation_timeout = _config.metadata_store_operation_timeout}));
   p.store = std::move(store);
   MAGNETAR_TRY(io::block_on(p.shard_set[0], p.store->start()));
-  p.resources = std::make_unique<namespace_resources>(*p.store, _config.cluster_name);
+  const auto& configuration_url = _config.configuration_metadata_store_url;
+  if (!configuration_url.empty() && configuration_url != _config.metadata_store_url) {
+    MAGNETAR_TRY(configuration,
+                 meta::make_store(configuration_url, {.pool = &p.pool,
+                                                      .session_timeout = _config.metadata_store_session_timeout,
+                                                      .operation_timeout = _config.metadata_store_operation_timeout}));
+    p.configuration = std::move(configuration);
+    MAGNETAR_TRY(io::block_on(p.shard_set[0], p.configuration->start()));
+  }
+  p.resources = std::make_unique<namespace_resources>(*p.store, p.configuration_store(), _config.cluster_name);
   MAGNETAR_TRY(cluster, io::block_on(p.shard_set[0], p.resources->get_cluster(_config.cluster_name)));
   if (!cluster) {
     return fail(errc::not_allowed, fmt::format("cluster '{}' is not in the metadata store: run magnetar "
@@ -83,7 +96,8 @@ result<void> broker_node::start() {
       _config,
       broker_deps{*p.store, *p.resources, p.ledgers->client(), base::system_clock(), p.shard_set, p.ownership.get()});
   MAGNETAR_TRY(p.broker->start());
-  p.admin = std::make_unique<admin::admin_server>(_config, *p.store, &p.broker->topics(), p.shard_set[0]);
+  p.admin = std::make_unique<admin::admin_server>(_config, *p.store, p.configuration_store(), &p.broker->topics(),
+                                                  p.shard_set[0]);
   p.control = std::make_unique<cluster::cluster_control>(*p.store, *p.ownership, p.pool);
   p.admin->serve_lookups(p.broker->service_url(), p.ownership.get(), p.control.get());
   MAGNETAR_TRY(p.admin->start());
@@ -128,6 +142,8 @@ void broker_node::stop() {
   p.resources.reset();
   if (p.ledgers) p.ledgers->stop();
   p.ledgers.reset();
+  if (p.configuration) io::block_on(p.shard_set[0], p.configuration->stop());
+  p.configuration.reset();
   if (p.store) io::block_on(p.shard_set[0], p.store->stop());
   p.store.reset();
   p.shard_set.stop();

@@ -9,7 +9,12 @@
 namespace magnetar::broker {
 
 awaitable<result<void>> initialize_cluster_metadata(meta::store& store, cluster_metadata metadata) {
-  namespace_resources resources(store, metadata.cluster);
+  return initialize_cluster_metadata(store, store, std::move(metadata));
+}
+
+awaitable<result<void>> initialize_cluster_metadata(meta::store& store, meta::store& configuration,
+                                                    cluster_metadata metadata) {
+  namespace_resources resources(store, configuration, metadata.cluster);
   MAGNETAR_CO_TRY(existing, co_await resources.get_cluster(metadata.cluster));
   if (existing) {
     const auto service_url = existing->value("serviceUrl", "");

@@ -23,5 +23,10 @@ struct cluster_metadata {
 };
 
 awaitable<result<void>> initialize_cluster_metadata(meta::store& store, cluster_metadata metadata);
+// A cluster of a geo-replicated deployment: the cluster, tenant and namespace go to the
+// configuration store the clusters share (a namespace there already is left alone),
+// the bookies' nodes to the cluster's own metadata store.
+awaitable<result<void>> initialize_cluster_metadata(meta::store& store, meta::store& configuration,
+                                                    cluster_metadata metadata);
 
 }  // namespace magnetar::broker

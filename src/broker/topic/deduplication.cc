@@ -91,7 +91,7 @@ awaitable<result<void>> deduplication::replay_after(mledger::position from) {
         const auto& m = metadata.value();
         const auto highest =
             std::max(static_cast<std::int64_t>(m.sequence_id()), static_cast<std::int64_t>(m.highest_sequence_id()));
-        record(m.producer_name(), highest);
+        record(dedup_name(m), highest);
       }
       _last_persisted = e.pos;
     }
@@ -122,6 +122,10 @@ void deduplication::record(const std::string& producer, std::int64_t highest) {
   persisted = std::max(persisted, highest);
   auto& pushed = _pushed[producer];
   pushed = std::max(pushed, highest);
+}
+
+std::string dedup_name(const proto::MessageMetadata& m) {
+  return m.has_replicated_from() ? m.replicated_from() + "/" + m.producer_name() : m.producer_name();
 }
 
 deduplication::verdict deduplication::check(const std::string& producer, std::int64_t sequence_id,

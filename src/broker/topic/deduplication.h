@@ -29,6 +29,7 @@
 #include "mledger/managed_ledger.h"
 #include "mledger/position.h"
 #include "mledger/serial_lock.h"
+#include "proto/pulsar_api.pb.h"
 
 #include <cstdint>
 #include <string>
@@ -37,6 +38,12 @@
 #include <vector>
 
 namespace magnetar::broker {
+
+// The name deduplication tracks an entry's sequence ids under: its producer's, or, for
+// an entry another cluster replicated here, "<cluster>/<original producer>": a
+// replicator forwards many producers' entries, each under its own sequence ids, which
+// a resend after a reconnect repeats.
+std::string dedup_name(const proto::MessageMetadata& m);
 
 class deduplication {
  public:

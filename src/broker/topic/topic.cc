@@ -29,7 +29,8 @@ topic::topic(topic_registry& registry, wire::topic_name name, io::shard& shard,
       _ledger(std::move(ledger)),
       _gate(fmt::format("topic {}", _full_name)),
       _policies(resolve_policies(nullptr, registry.config())),
-      _dedup(std::make_unique<deduplication>(*_ledger, registry.config(), _full_name)) {
+      _dedup(std::make_unique<deduplication>(*_ledger, registry.config(), _full_name)),
+      _replication(registry.make_replication(_name, *_ledger, shard)) {
   _terminated.store(_ledger->is_terminated(), std::memory_order_release);
   const auto& properties = _ledger->properties();
   if (auto it = properties.find(std::string(topic_epoch_property)); it != properties.end()) {
@@ -67,6 +68,8 @@ awaitable<void> topic::tick_loop(std::shared_ptr<io::gate::pass> /*held*/) {
     _in.roll(now);
     for (const auto& p : _producers) p->meter().roll(now);
     for (const auto& [name, s] : _subscriptions) s->roll(now);
+    for (auto& [cluster, meter] : _replicated_in) meter.roll(now);
+    if (_replication) _replication->roll(now);
     _write_stats.tick(_ledger->write_stats());
     if (!co_await _tick_timer->wait_for(std::chrono::seconds(1))) break;
   }
@@ -271,10 +274,15 @@ void topic::publish(std::shared_ptr<producer> p, std::uint64_t sequence_id, std:
     p->send_error(sequence_id, proto::ServiceNotReady, fmt::format("topic {} is closing", _full_name));
     return;
   }
-  const bool deduplicated = _dedup->enabled() && !partial_chunk;
-  if (deduplicated) {
-    const auto verdict = _dedup->check(p->name(), static_cast<std::int64_t>(sequence_id),
-                                       static_cast<std::int64_t>(highest_sequence_id));
+  std::optional<dedup_ticket> ticket = replicated_ticket(*p, entry, messages);
+  const bool checked = ticket || _policies.deduplication_enabled;
+  if (!ticket) {
+    ticket =
+        dedup_ticket{p->name(), static_cast<std::int64_t>(sequence_id), static_cast<std::int64_t>(highest_sequence_id)};
+  }
+  if (!_dedup->enabled() || !checked || partial_chunk) ticket.reset();
+  if (ticket) {
+    const auto verdict = _dedup->check(ticket->name, ticket->sequence_id, ticket->highest);
     if (verdict == deduplication::verdict::duplicate) {
       // Stored already: the receipt names no entry (-1:-1), as upstream answers.
       p->send_receipt(sequence_id, highest_sequence_id, mledger::position::earliest());
@@ -292,21 +300,22 @@ void topic::publish(std::shared_ptr<producer> p, std::uint64_t sequence_id, std:
   p->meter().record(static_cast<std::uint64_t>(messages), entry.size());
   io::spawn(_shard.executor(),
             [self = shared_from_this(), p = std::move(p), sequence_id, highest_sequence_id, entry = std::move(entry),
-             deduplicated, held = std::make_shared<io::gate::pass>(std::move(pass).value())]() mutable {
-              return self->append(std::move(p), sequence_id, highest_sequence_id, std::move(entry), deduplicated,
+             ticket = std::move(ticket), held = std::make_shared<io::gate::pass>(std::move(pass).value())]() mutable {
+              return self->append(std::move(p), sequence_id, highest_sequence_id, std::move(entry), std::move(ticket),
                                   std::move(held));
             });
 }
 
 awaitable<void> topic::append(std::shared_ptr<producer> p, std::uint64_t sequence_id, std::uint64_t highest_sequence_id,
-                              wire::shared_bytes entry, bool deduplicated, std::shared_ptr<io::gate::pass> /*held*/) {
+                              wire::shared_bytes entry, std::optional<dedup_ticket> dedup,
+                              std::shared_ptr<io::gate::pass> /*held*/) {
   auto added = co_await _ledger->add_entry(std::move(entry));
   if (added) {
-    if (deduplicated) _dedup->persisted(p->name(), static_cast<std::int64_t>(highest_sequence_id), added.value());
+    if (dedup) _dedup->persisted(dedup->name, dedup->highest, added.value());
     p->send_receipt(sequence_id, highest_sequence_id, added.value());
     co_return;
   }
-  if (deduplicated) _dedup->publish_failed(p->name());
+  if (dedup) _dedup->publish_failed(dedup->name);
   if (added.error() == mledger::errc::terminated) {
     // Raced a terminate: answered after the receipts of the entries it let in.
     co_await wait_terminated();
@@ -498,6 +507,7 @@ awaitable<void> topic::close_clients(bool notify) {
 awaitable<result<void>> topic::close() {
   if (_closing) co_return success();
   _closing = true;
+  if (_replication) co_await _replication->close();
   co_await close_clients(true);
   if (_tick_timer) _tick_timer->cancel();
   if (_policy_timer) _policy_timer->cancel();
@@ -516,6 +526,7 @@ awaitable<result<void>> topic::remove(bool force) {
   }
   if (_closing) co_return fail(errc::service_not_ready, fmt::format("topic {} is closing", _full_name));
   _closing = true;
+  if (_replication) co_await _replication->close();
   co_await close_clients(true);
   _subscriptions.clear();
   if (_tick_timer) _tick_timer->cancel();

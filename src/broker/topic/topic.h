@@ -22,6 +22,7 @@
 #include "broker/topic/served_topic.h"
 #include "broker/topic/storage_write_interval.h"
 #include "broker/topic/subscription.h"
+#include "broker/topic/topic_replication.h"
 #include "io/asio.h"
 #include "io/gate.h"
 #include "io/oneshot_signal.h"
@@ -165,8 +166,18 @@ class topic : public served_topic, public std::enable_shared_from_this<topic> {
   topic_internal_stats internal_stats() const;
 
  private:
+  // What deduplication checks a SEND under: the producer's name and the SEND's ids, or,
+  // for a replicator's, the original producer's from the entry's metadata.
+  struct dedup_ticket {
+    std::string name;
+    std::int64_t sequence_id = 0;
+    std::int64_t highest = 0;
+  };
+  // Whether `p` is another cluster's replicator; records the entry as replication in.
+  std::optional<dedup_ticket> replicated_ticket(const producer& p, const wire::shared_bytes& entry, int messages);
   awaitable<void> append(std::shared_ptr<producer> p, std::uint64_t sequence_id, std::uint64_t highest_sequence_id,
-                         wire::shared_bytes entry, bool deduplicated, std::shared_ptr<io::gate::pass> held);
+                         wire::shared_bytes entry, std::optional<dedup_ticket> dedup,
+                         std::shared_ptr<io::gate::pass> held);
   awaitable<void> tick_loop(std::shared_ptr<io::gate::pass> held);
   awaitable<void> policy_loop(std::shared_ptr<io::gate::pass> held);
   awaitable<result<std::shared_ptr<subscription>>> open_subscription(const proto::CommandSubscribe& request);
@@ -189,6 +200,10 @@ class topic : public served_topic, public std::enable_shared_from_this<topic> {
   std::shared_ptr<io::oneshot_signal> _terminate_done;
   topic_policies _policies;
   std::unique_ptr<deduplication> _dedup;
+  // Geo-replication to the namespace's other clusters (null where the broker has none).
+  std::unique_ptr<topic_replication> _replication;
+  // Entries replicated here, by the cluster they came from.
+  std::map<std::string, rate_meter> _replicated_in;
 
   std::vector<std::shared_ptr<producer>> _producers;
   std::vector<std::shared_ptr<producer>> _waiting_exclusive;  // WaitForExclusive, in arrival order

@@ -14,18 +14,22 @@ namespace magnetar::broker {
 
 awaitable<result<void>> topic::refresh_policies() {
   auto read = co_await _registry.resources().get_policies(_name.namespace_name());
-  nlohmann::json policies;
+  if (_closing) co_return success();
   if (read) {
-    policies = std::move(read).value();
+    _policies = resolve_policies(read.value(), config());
   } else {
-    // The broker's defaults are the better guess than nothing; the next refresh retries.
+    // What was read last (the broker's defaults before the first read) is the better
+    // guess than nothing; the next refresh retries. Above all, a configuration store out
+    // of reach must not switch deduplication or replication off.
     spdlog::warn("{}: reading the namespace's policies: {}", _full_name, read.error());
   }
-  if (_closing) co_return success();
-  _policies = resolve_policies(policies, config());
   _ledger->set_retention(_policies.retention_time, _policies.retention_size_bytes);
-  auto dedup = co_await _dedup->set_enabled(_policies.deduplication_enabled);
+  // A replicated topic deduplicates what other clusters' replicators send (their resends
+  // after a broken link): see replicated_publish.cc.
+  const bool replicated = _policies.replication_clusters.size() > 1;
+  auto dedup = co_await _dedup->set_enabled(_policies.deduplication_enabled || replicated);
   if (!dedup) spdlog::warn("{}: deduplication: {}", _full_name, dedup.error());
+  if (_replication && read && !_closing) co_await _replication->set_clusters(_policies.replication_clusters);
   co_return dedup;
 }
 

@@ -44,7 +44,8 @@ topic_stats topic::stats() const {
   }
   // Cursors without a subscription object (created by admin and never consumed) count too.
   for (auto* cursor : subscription_cursors(*_ledger)) {
-    if (out.subscriptions.contains(cursor->name())) continue;
+    // Replicators' cursors are reported under replication.
+    if (out.subscriptions.contains(cursor->name()) || cursor->name().starts_with(replicator_prefix)) continue;
     subscription_stats ss;
     ss.type = "Exclusive";
     ss.is_durable = cursor->is_durable();
@@ -54,6 +55,13 @@ topic_stats topic::stats() const {
   // What the backlog quota measures (the deduplication cursor is no subscription).
   out.backlog_size = estimated_backlog_bytes(*_ledger);
   out.deduplication_status = std::string(_dedup->status_name());
+  if (_replication) _replication->add_stats(out.replication);
+  for (const auto& [cluster, meter] : _replicated_in) {
+    auto& r = out.replication[cluster];
+    r.msg_rate_in = meter.message_rate();
+    r.msg_throughput_in = meter.byte_rate();
+    r.msg_in_counter = meter.messages();
+  }
   if (const auto& interval = _write_stats.last()) {
     out.storage_write_latency_us = interval->add_latency_us;
     out.storage_ledger_write_latency_us = interval->ledger_add_latency_us;

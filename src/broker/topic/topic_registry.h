@@ -19,6 +19,7 @@
 #include "base/result.h"
 #include "broker/api/broker_config.h"
 #include "broker/api/topic_admin.h"
+#include "broker/topic/topic_replication.h"
 #include "io/oneshot_signal.h"
 #include "io/shard.h"
 #include "ledger/ledger_client.h"
@@ -59,6 +60,8 @@ struct topic_registry_links {
   // A segment:// topic's subscription has read everything of a sealed segment. Called on
   // the topic's shard.
   std::function<void(const wire::topic_name& segment, const std::string& subscription)> segment_drained;
+  // Makes a persistent topic's geo-replication (null: the broker replicates nothing).
+  topic_replication_factory make_replication;
   // Connections open now and opened since start, for metrics().
   std::function<std::pair<std::uint64_t, std::uint64_t>()> connection_counts;
 };
@@ -71,6 +74,11 @@ class topic_registry final : public topic_admin {
   topic_registry& operator=(const topic_registry&) = delete;
 
   void attach(topic_registry_links links) { _links = std::move(links); }
+  // The topic's replication as the links make it; null without a factory.
+  std::unique_ptr<topic_replication> make_replication(const wire::topic_name& topic, mledger::managed_ledger& ledger,
+                                                      io::shard& shard) const {
+    return _links.make_replication ? _links.make_replication(topic, ledger, shard) : nullptr;
+  }
 
   const broker_config& config() const { return _config; }
   base::clock& clock() { return _deps.clock; }

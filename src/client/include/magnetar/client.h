@@ -36,7 +36,8 @@ namespace magnetar {
 
 namespace client_detail {
 class client_impl;
-}
+struct client_access;
+}  // namespace client_detail
 
 class client {
  public:
@@ -90,6 +91,7 @@ class client {
   result<void> close();
 
  private:
+  friend struct client_detail::client_access;  // magnetar's broker (client/entry_producer.h)
   explicit client(std::shared_ptr<client_detail::client_impl> impl) : _impl(std::move(impl)) {}
   std::shared_ptr<client_detail::client_impl> _impl;
 };

@@ -1,0 +1,46 @@
+#include "broker/replication/replication_clients.h"
+
+#include "broker/api/errc.h"
+
+#include <fmt/format.h>
+
+namespace magnetar::broker {
+
+replication_clients::replication_clients(namespace_resources& resources) : _resources(resources) {}
+
+replication_clients::~replication_clients() { close(); }
+
+awaitable<result<std::shared_ptr<client>>> replication_clients::client_for(std::string cluster) {
+  {
+    std::lock_guard lock(_mutex);
+    if (_closed) co_return fail(errc::service_not_ready, "the broker is stopping");
+    if (auto it = _clients.find(cluster); it != _clients.end()) co_return it->second;
+  }
+  MAGNETAR_CO_TRY(data, co_await _resources.get_cluster(cluster));
+  if (!data)
+    co_return fail(errc::invalid_request, fmt::format("cluster {} is not in the configuration store", cluster));
+  const auto url = data->value("brokerServiceUrl", "");
+  if (url.empty()) {
+    co_return fail(errc::invalid_request, fmt::format("cluster {} has no brokerServiceUrl to replicate to", cluster));
+  }
+  client_config config;
+  config.io_threads = 1;
+  MAGNETAR_CO_TRY(made, client::create(url, config));
+  std::lock_guard lock(_mutex);
+  if (_closed) co_return fail(errc::service_not_ready, "the broker is stopping");
+  // Another replicator may have made one meanwhile; the first stays.
+  auto [it, added] = _clients.emplace(cluster, std::make_shared<client>(std::move(made)));
+  co_return it->second;
+}
+
+void replication_clients::close() {
+  std::map<std::string, std::shared_ptr<client>> clients;
+  {
+    std::lock_guard lock(_mutex);
+    _closed = true;
+    clients.swap(_clients);
+  }
+  for (auto& [name, c] : clients) (void)c->close();
+}
+
+}  // namespace magnetar::broker
