@@ -104,10 +104,10 @@ result<std::vector<std::string>> remote_endpoint_nodes(std::string_view endpoint
     return region_nodes("remote-", remote.zookeeper_replicas, remote.bookies.replicas, remote.brokers.replicas,
                         {"remote-applications"});
   }
-  return numbered_endpoint(
-      endpoint, {{"remote-broker", remote.brokers.replicas, "cluster.remote.brokers.replicas"},
-                 {"remote-bookie", remote.bookies.replicas, "cluster.remote.bookies.replicas"},
-                 {"remote-zookeeper", remote.zookeeper_replicas, "cluster.remote.zookeeper.replicas"}});
+  return numbered_endpoint(endpoint,
+                           {{"remote-broker", remote.brokers.replicas, "cluster.remote.brokers.replicas"},
+                            {"remote-bookie", remote.bookies.replicas, "cluster.remote.bookies.replicas"},
+                            {"remote-zookeeper", remote.zookeeper_replicas, "cluster.remote.zookeeper.replicas"}});
 }
 
 }  // namespace
@@ -133,10 +133,9 @@ result<std::vector<std::string>> endpoint_nodes(std::string_view endpoint, const
     auto nodes = remote_endpoint_nodes(endpoint, cluster, *cluster.remote);
     if (nodes || nodes.error().code() != base::errc::not_found) return nodes;
   } else {
-    auto nodes = numbered_endpoint(endpoint,
-                                   {{"broker", cluster.brokers.replicas, "cluster.brokers.replicas"},
-                                    {"bookie", cluster.bookies.replicas, "cluster.bookies.replicas"},
-                                    {"zookeeper", cluster.zookeeper_replicas, "cluster.zookeeper.replicas"}});
+    auto nodes = numbered_endpoint(endpoint, {{"broker", cluster.brokers.replicas, "cluster.brokers.replicas"},
+                                              {"bookie", cluster.bookies.replicas, "cluster.bookies.replicas"},
+                                              {"zookeeper", cluster.zookeeper_replicas, "cluster.zookeeper.replicas"}});
     if (nodes || nodes.error().code() != base::errc::not_found) return nodes;
   }
   std::vector<std::string_view> known = endpoint_names();

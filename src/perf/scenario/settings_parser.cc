@@ -95,8 +95,7 @@ void read_iot(settings_reader workloads, iot_telemetry_settings& out) {
 void read_remote(settings_reader& cluster, const cluster_settings& local, const applications_settings& applications,
                  std::optional<remote_cluster_settings>& out) {
   if (!cluster.has("remote")) return;
-  auto remote =
-      cluster.section("remote", {"brokers", "bookies", "zookeeper", "applications", "retentionMinutes"});
+  auto remote = cluster.section("remote", {"brokers", "bookies", "zookeeper", "applications", "retentionMinutes"});
   remote_cluster_settings r{.brokers = local.brokers,
                             .bookies = local.bookies,
                             .zookeeper_replicas = local.zookeeper_replicas,
