@@ -1,6 +1,7 @@
 // A remote cluster (geo-replication) in the layout and the node configurations: its nodes
 // after the first cluster's, its own ZooKeeper, and the first's as configuration store.
 #include "perf/cluster/cluster_layout.h"
+#include "perf/cluster/cluster_network.h"
 #include "perf/cluster/node_configs.h"
 
 #include <gtest/gtest.h>
@@ -45,6 +46,18 @@ TEST(remote_layout, without_it_there_is_no_remote_node) {
   auto cluster = with_remote();
   cluster.remote.reset();
   EXPECT_FALSE(plan_cluster(cluster, std::nullopt).has_remote());
+}
+
+TEST(remote_layout, every_router_link_name_fits_an_interface_name) {
+  auto cluster = with_remote();
+  cluster.remote->zookeeper_replicas = 3;
+  cluster.remote->bookies.replicas = 16;
+  for (const auto& node : plan_cluster(cluster, std::nullopt).nodes) {
+    EXPECT_LE(router_link_name(node.name).size(), max_link_name) << node.name;
+  }
+  EXPECT_EQ(router_link_name("broker-0"), "v-broker-0");
+  EXPECT_EQ(router_link_name("remote-zookeeper-0"), "v-rzookeeper-0");
+  EXPECT_EQ(router_link_name("remote-applications"), "v-rapplications");
 }
 
 TEST(remote_node_configs, a_remote_broker_names_its_cluster_its_store_and_the_shared_one) {
