@@ -196,7 +196,8 @@ void load_run_settings(run_data& data) {
 
 using subscription_set = std::set<std::string, decltype(&natural_less)>;
 
-void load_config(run_data& data, loader& files, subscription_set& subscriptions, subscription_set& remote_subscriptions) {
+void load_config(run_data& data, loader& files, subscription_set& subscriptions,
+                 subscription_set& remote_subscriptions) {
   auto content = files.text("resolved-config.yaml");
   if (!content) return;
   YAML::Node config;

@@ -4,6 +4,7 @@
 #include "perf/report/catch_up.h"
 #include "perf/report/figures.h"
 #include "perf/report/network_section.h"
+#include "perf/report/remote_section.h"
 #include "perf/report/report_content.h"
 
 #include <fmt/format.h>
@@ -325,6 +326,7 @@ document run_document(const run_data& run, const chart_set& charts, const fs::pa
   doc.sections.push_back(settings_section(run));
   if (run.network) doc.sections.push_back(network_section(*run.network));
   doc.sections.push_back(correctness_section(run));
+  if (run.remote) doc.sections.push_back(remote_section(run));
   doc.sections.push_back(throughput_section(run));
   if (has_late_applications(run)) doc.sections.push_back(catch_up_section(run));
   doc.sections.push_back(latency_section(run));
