@@ -39,8 +39,10 @@ table latency_table(const run_data& run) {
   table t{{"End-to-end latency (ms)", "p50", "p95", "p99", "p99.9", "max"}, {false, true, true, true, true, true}, {}};
   for (const auto& app : run.remote->applications) {
     std::vector<inline_text> cells{code(app.subscription)};
-    const auto latency =
-        app.summary ? app.summary->value("endToEndLatencyMillis", nlohmann::json::object()) : nlohmann::json::object();
+    // An application that received nothing has no latency, not one of 0 ms.
+    const bool received = number(app.summary, "unique").value_or(0) > 0;
+    const auto latency = app.summary && received ? app.summary->value("endToEndLatencyMillis", nlohmann::json::object())
+                                                 : nlohmann::json::object();
     for (const char* key : percentile_keys) cells.emplace_back(format_millis(json_number(latency, key)));
     t.rows.push_back(std::move(cells));
   }
@@ -54,8 +56,8 @@ block replication_block(const remote_data& remote) {
     return paragraph{code("replication-stats.csv") + inline_text(" is missing: the replicators were not sampled.")};
   }
   if (remote.replication.empty()) {
-    return paragraph{bold("No replicator was found: ") +
-                     inline_text("the local topics' stats never had a replication section, so nothing was "
+    return paragraph{bold("No replicator was found:") +
+                     inline_text(" the local topics' stats never had a replication section, so nothing was "
                                  "replicated (is replication switched on, and does the broker replicate?).")};
   }
   double max_backlog = 0, max_delay = 0, peak_rate = 0;

@@ -67,7 +67,15 @@ TEST(remote_section, shows_the_replication_backlog_and_delay) {
 TEST(remote_section, a_run_without_a_replicator_says_nothing_was_replicated) {
   auto run = geo_run();
   run.remote->replication.clear();
-  EXPECT_NE(markdown_of(remote_section(run)).find("**No replicator was found: **"), std::string::npos);
+  EXPECT_NE(markdown_of(remote_section(run)).find("**No replicator was found:** the local topics' stats"),
+            std::string::npos);
+}
+
+TEST(remote_section, an_application_that_received_nothing_has_no_latency) {
+  auto run = geo_run();
+  (*run.remote->applications[0].summary)["unique"] = 0;
+  const auto text = markdown_of(remote_section(run));
+  EXPECT_NE(text.find("| `iot-application-0` | – | – | – | – | – |"), std::string::npos) << text;
 }
 
 class remote_report_test : public ::testing::Test {
