@@ -168,10 +168,13 @@ void run_target::leave_running(console_log& console, const fs::path& run_dir) {
   }
   const auto& network = _cluster->network();
   const auto monitor = network ? network->node("monitor").namespace_name : std::string();
+  const auto remote = has_remote() ? fmt::format("; the remote cluster's service URL {}, admin URL {}",
+                                                 remote_service_url(), remote_admin_url())
+                                   : std::string();
   _cluster->leave_running();
   _cluster.reset();
-  console.line(fmt::format("the cluster keeps running (--leave-running): service URL {}, admin URL {}", _service_url,
-                           _admin_url));
+  console.line(fmt::format("the cluster keeps running (--leave-running): service URL {}, admin URL {}{}", _service_url,
+                           _admin_url, remote));
   if (!monitor.empty()) {
     console.line(
         fmt::format("  reach it from its monitor namespace: ip netns exec {} magnetar admin --admin-url {} ...",
