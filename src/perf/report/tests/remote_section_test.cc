@@ -106,6 +106,8 @@ TEST_F(remote_report_test, a_run_with_remote_applications_has_the_section_after_
   EXPECT_LT(correctness, remote);
   EXPECT_NE(text.find("| Max replication backlog | 5 |"), std::string::npos) << text;
   EXPECT_NE(text.find("[replication-stats.csv](replication-stats.csv)"), std::string::npos);
+  // Drawn, or named in a note where gnuplot is missing.
+  EXPECT_NE(text.find("replication-backlog"), std::string::npos) << text;
 }
 
 TEST_F(remote_report_test, a_single_cluster_run_has_no_remote_section) {
