@@ -2,6 +2,7 @@
 // replication and remote backlog figures, built from a run's data and from a run
 // directory with the remote files.
 #include "perf/report/remote_section.h"
+#include "perf/report/figures.h"
 #include "perf/report/run_report.h"
 #include "perf/report/tests/synthetic_run.h"
 
@@ -76,6 +77,24 @@ TEST(remote_section, an_application_that_received_nothing_has_no_latency) {
   (*run.remote->applications[0].summary)["unique"] = 0;
   const auto text = markdown_of(remote_section(run));
   EXPECT_NE(text.find("| `iot-application-0` | – | – | – | – | – |"), std::string::npos) << text;
+}
+
+TEST(remote_figures, a_comparison_gets_the_remote_applications_and_the_replicators) {
+  const auto figures = key_figures(geo_run());
+  const auto find = [&](const std::string& label) -> std::optional<double> {
+    for (const auto& f : figures) {
+      if (f.group == "Geo-replication" && f.label == label) return f.value;
+    }
+    return std::nullopt;
+  };
+  EXPECT_EQ(find("remote iot-application-1 missing"), 7);
+  EXPECT_EQ(find("remote iot-application-0 end to end p99"), 88.0);
+  EXPECT_EQ(find("max replication backlog"), 500);
+  EXPECT_EQ(find("max replication delay"), 3);
+}
+
+TEST(remote_figures, a_single_cluster_run_has_none) {
+  for (const auto& f : key_figures(run_data{})) EXPECT_NE(f.group, "Geo-replication");
 }
 
 class remote_report_test : public ::testing::Test {
