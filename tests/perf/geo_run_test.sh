@@ -6,6 +6,8 @@
 #           order, replication-stats.csv shows a connected replicator, remote-topic-stats.csv
 #           the remote subscriptions, the report its Remote applications section, the
 #           progress line the remote side; nothing left behind (namespaces, links, processes).
+# interrupt: SIGTERM to the launcher once the remote applications are ready: the three
+#           workloads and both clusters stop, nothing is left behind.
 # refused:  cluster.remote with --service-url: refused with the reason, exit 2 (no
 #           namespaces needed).
 # Exit 77 (skipped) where network namespaces cannot be made here (run only).
@@ -48,6 +50,19 @@ case "$mode" in
     grep -q ',true,' "$dir/replication-stats.csv" || fail "no connected replicator in replication-stats.csv"
     (( $(wc -l < "$dir/remote-topic-stats.csv") > 1 )) || fail "remote-topic-stats.csv has no row"
     grep -q '## Remote applications' "$dir/README.md" || fail "the report has no Remote applications section"
+    ;;
+  interrupt)
+    require_namespaces
+    "$perf" "${run_args[@]}" > "$reports/out.txt" 2>&1 &
+    launcher_pid=$!
+    wait_for_event remote-applications-ready || { cat "$reports/out.txt"; fail "the remote applications never got ready"; }
+    kill -TERM "$launcher_pid"
+    code=0; wait "$launcher_pid" || code=$?
+    launcher_pid=
+    cat "$reports/out.txt"
+    (( code != 0 )) || fail "an interrupted run passed"
+    grep -q 'interrupted' "$reports/out.txt" || fail "the verdict does not say it was interrupted"
+    nothing_left "$(run_dir)"
     ;;
   refused)
     code=0
