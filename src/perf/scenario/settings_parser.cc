@@ -137,18 +137,16 @@ result<scenario_settings> parse_settings(const YAML::Node& resolved) {
   }
   scenario_settings settings;
   settings_reader root(resolved, "", {"cluster", "workloads", "network", "metrics", "output", "profiling"}, problems);
-  std::optional<settings_reader> cluster_section;
+  auto cluster = root.section("cluster", {"brokers", "bookies", "zookeeper", "remote"});
+  read_brokers(cluster, settings.cluster);
+  read_node_group(cluster.section("bookies", {"replicas", "env"}), settings.cluster.bookies);
   {
-    auto cluster = root.section("cluster", {"brokers", "bookies", "zookeeper", "remote"});
-    read_brokers(cluster, settings.cluster);
-    read_node_group(cluster.section("bookies", {"replicas", "env"}), settings.cluster.bookies);
     auto zookeeper = cluster.section("zookeeper", {"replicas"});
     zookeeper.read("replicas", settings.cluster.zookeeper_replicas, 1, 3);
     if (settings.cluster.zookeeper_replicas == 2) {
       problems.add(
           fmt::format("{}: 2 servers cannot lose one and keep a quorum; use 1 or 3", zookeeper.path_of("replicas")));
     }
-    cluster_section.emplace(cluster);
   }
   if (!root.has("workloads")) {
     problems.add("workloads.iotTelemetry is missing: the scenario needs the IoT telemetry workload's settings");
@@ -160,7 +158,7 @@ result<scenario_settings> parse_settings(const YAML::Node& resolved) {
     read_iot(workloads, settings.iot);
   }
   // After the workload: the remote applications default to the local ones.
-  read_remote(*cluster_section, settings.cluster, settings.iot.applications, settings.cluster.remote);
+  read_remote(cluster, settings.cluster, settings.iot.applications, settings.cluster.remote);
   read_network(root, settings.network);
   root.section("metrics", {"intervalSeconds"}).read("intervalSeconds", settings.metrics_interval_seconds, 1);
   {
