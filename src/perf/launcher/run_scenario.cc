@@ -18,6 +18,7 @@
 #include "perf/launcher/run_target.h"
 #include "perf/launcher/run_verdict.h"
 #include "perf/launcher/topic_stats_sampler.h"
+#include "perf/launcher/workload_wait.h"
 #include "perf/measure/device_state.h"
 #include "perf/measure/events_log.h"
 #include "perf/report/run_report.h"
@@ -59,59 +60,6 @@ fs::path self_executable() {
   std::error_code ec;
   auto path = fs::read_symlink("/proc/self/exe", ec);
   return ec ? fs::path("magnetar-perf") : path;
-}
-
-// A started workload process, the code it ended with, and what the verdict learns of it.
-struct running_workload {
-  std::string_view name;
-  child_process* child = nullptr;
-  workload_outcome* outcome = nullptr;
-  std::optional<int> code;
-};
-
-// Waits for the workloads until the deadline. A workload that fails (exit 1) cannot be
-// made up for by the others, which would only wait for their timeout: they are stopped
-// then.
-void wait_for_workloads(std::vector<running_workload>& workloads, std::chrono::steady_clock::time_point deadline,
-                        int timeout_seconds, console_log& console, const std::function<std::string()>& each_second) {
-  std::string reason;
-  const auto all_ended = [&] {
-    return std::all_of(workloads.begin(), workloads.end(),
-                       [](const running_workload& w) { return w.code.has_value(); });
-  };
-  while (!all_ended()) {
-    if (interrupted != 0) {
-      reason = "the run was interrupted (SIGINT/SIGTERM)";
-      break;
-    }
-    if (std::chrono::steady_clock::now() >= deadline) {
-      reason = fmt::format("still running {} s past timeoutSeconds ({})", workload_grace_seconds, timeout_seconds);
-      break;
-    }
-    // A slice of a second so that Ctrl-C is seen; the wait itself sleeps in poll() on the
-    // first workload still running, and only looks at the others.
-    auto slice = std::min(deadline, std::chrono::steady_clock::now() + std::chrono::seconds(1));
-    for (auto& w : workloads) {
-      if (w.code) continue;
-      w.code = w.child->wait_until(slice);
-      slice = std::chrono::steady_clock::time_point::min();
-    }
-    if (reason = each_second(); !reason.empty()) break;
-    const auto failed = std::find_if(workloads.begin(), workloads.end(),
-                                     [](const running_workload& w) { return w.code && *w.code == 1; });
-    if (failed != workloads.end() && !all_ended()) {
-      reason = fmt::format("the {} failed", failed->name);
-      break;
-    }
-  }
-  if (!reason.empty()) console.error_line(fmt::format("{}: stopping the workloads", reason));
-  for (auto& w : workloads) {
-    if (!w.code) {
-      w.outcome->stopped_because = reason;
-      w.code = w.child->terminate(std::chrono::seconds(10));
-    }
-    w.outcome->exit_code = w.code;
-  }
 }
 
 // `applications`: the folder of the run directory the application wrote to
@@ -367,7 +315,12 @@ int run_scenario(const launcher_options& options) {
                            .outcome = &inputs.remote_applications.emplace(workload_outcome{
                                .log = (run.root / "workloads" / "remote-applications.log").string()})});
       }
-      wait_for_workloads(running, deadline, iot.timeout_seconds, console, watch_nodes);
+      wait_for_workloads(running, {.deadline = deadline,
+                                   .timeout_seconds = iot.timeout_seconds,
+                                   .grace_seconds = workload_grace_seconds,
+                                   .interrupted = [] { return interrupted != 0; },
+                                   .each_second = watch_nodes,
+                                   .error_line = [&](std::string_view line) { console.error_line(line); }});
       progress.stop();
       progress.print_line();
       sampler.stop();
