@@ -31,6 +31,8 @@ void add_workload_commands(CLI::App& app, workload_commands& commands) {
   }
   commands.consume->add_flag("--drop-one-message", o.drop_one_message,
                              "Test hook: forget one received message so that the run must fail");
+  commands.consume->add_flag("--remote", o.remote,
+                             "Run the remote cluster's applications (cluster.remote.applications, geo-replication)");
 }
 
 namespace {

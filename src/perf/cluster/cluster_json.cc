@@ -25,6 +25,7 @@ result<void> write_cluster_json(const fs::path& file, const launched_cluster& cl
   for (const auto& node : layout.nodes) {
     nlohmann::json entry{{"name", node.name},
                          {"role", role_name(node.role)},
+                         {"cluster", cluster_name_of(node)},
                          {"namespace", cluster.network() ? cluster.network()->node(node.name).namespace_name : ""},
                          {"address", node.address}};
     nlohmann::json ports = nlohmann::json::object();
@@ -41,14 +42,21 @@ result<void> write_cluster_json(const fs::path& file, const launched_cluster& cl
     }
     nodes.push_back(std::move(entry));
   }
-  const nlohmann::json root{{"clusterName", launched_cluster_name},
-                            {"inNamespaces", layout.in_namespaces},
-                            {"router", cluster.network() ? cluster.network()->router_namespace() : ""},
-                            {"serviceUrl", cluster.service_url()},
-                            {"adminUrl", cluster.admin_url()},
-                            {"zookeeper", layout.zookeeper_connect()},
-                            {"setupMillis", cluster.setup_time().count()},
-                            {"nodes", nodes}};
+  nlohmann::json root{{"clusterName", launched_cluster_name},
+                      {"inNamespaces", layout.in_namespaces},
+                      {"router", cluster.network() ? cluster.network()->router_namespace() : ""},
+                      {"serviceUrl", cluster.service_url()},
+                      {"adminUrl", cluster.admin_url()},
+                      {"zookeeper", layout.zookeeper_connect()},
+                      {"setupMillis", cluster.setup_time().count()},
+                      {"nodes", nodes}};
+  if (layout.has_remote()) {
+    root["remote"] = {{"clusterName", remote_cluster_name},
+                      {"serviceUrl", cluster.remote_service_url()},
+                      {"adminUrl", cluster.remote_admin_url()},
+                      {"zookeeper", layout.zookeeper_connect(true)},
+                      {"configurationStore", layout.zookeeper_connect()}};
+  }
   std::ofstream out(file);
   out << root.dump(2) << '\n';
   out.flush();

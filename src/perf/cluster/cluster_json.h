@@ -10,7 +10,9 @@
 //               "address": "10.99.5.2", "ports": {"service": 6650, "http": 8080},
 //               "pid": 1234, "log": "cluster/broker-0/broker.log"}, ...]}
 //
-// `namespace` and `router` are empty on loopback; the clients' nodes (gateways,
+// With a remote cluster (geo-replication) each node names its cluster ("cluster": "local"
+// or "remote") and `remote` holds the remote cluster's name, URLs, ZooKeeper and the
+// configuration store it shares. `namespace` and `router` are empty on loopback; the clients' nodes (gateways,
 // applications, monitor) have no pid and no ports. Log paths are relative to the run
 // directory.
 //

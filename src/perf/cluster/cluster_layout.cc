@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+
 namespace magnetar::perf {
 
 namespace {
@@ -31,10 +33,14 @@ std::string_view role_name(node_role role) {
   return "clients";
 }
 
-std::vector<const cluster_node*> cluster_layout::of_role(node_role role) const {
+bool cluster_layout::has_remote() const {
+  return std::any_of(nodes.begin(), nodes.end(), [](const cluster_node& node) { return node.remote; });
+}
+
+std::vector<const cluster_node*> cluster_layout::of_role(node_role role, bool remote) const {
   std::vector<const cluster_node*> out;
   for (const auto& node : nodes) {
-    if (node.role == role) out.push_back(&node);
+    if (node.role == role && node.remote == remote) out.push_back(&node);
   }
   return out;
 }
@@ -47,15 +53,15 @@ const cluster_node& cluster_layout::node(std::string_view name) const {
   return nodes.front();
 }
 
-std::string cluster_layout::zookeeper_connect() const {
+std::string cluster_layout::zookeeper_connect(bool remote) const {
   std::vector<std::string> servers;
-  for (const auto* node : of_role(node_role::zookeeper))
+  for (const auto* node : of_role(node_role::zookeeper, remote))
     servers.push_back(fmt::format("{}:{}", node->address, node->port));
   return fmt::format("{}", fmt::join(servers, ","));
 }
 
-std::string cluster_layout::service_url() const {
-  const auto brokers = of_role(node_role::broker);
+std::string cluster_layout::service_url(bool remote) const {
+  const auto brokers = of_role(node_role::broker, remote);
   std::vector<std::string> hosts;
   for (const auto* node : brokers) {
     hosts.push_back(fmt::format("{}:{}", node->address, node->port));
@@ -64,16 +70,16 @@ std::string cluster_layout::service_url() const {
   return fmt::format("pulsar://{}", fmt::join(hosts, ","));
 }
 
-std::string cluster_layout::admin_url() const {
-  const auto* first = of_role(node_role::broker).front();
+std::string cluster_layout::admin_url(bool remote) const {
+  const auto* first = of_role(node_role::broker, remote).front();
   return fmt::format("http://{}:{}", first->address, first->http_port);
 }
 
 cluster_layout plan_cluster(const cluster_settings& cluster, const std::optional<std::function<int()>>& free_port) {
   cluster_layout layout{.bootstrap = cluster.bootstrap, .in_namespaces = !free_port};
   const auto port = [&](int in_namespace) { return free_port ? (*free_port)() : in_namespace; };
-  const auto add = [&](node_role role, int index, std::string name) {
-    cluster_node node{.name = std::move(name), .role = role, .index = index};
+  const auto add = [&](node_role role, int index, std::string name, bool remote = false) {
+    cluster_node node{.name = std::move(name), .role = role, .index = index, .remote = remote};
     node.address = free_port ? "127.0.0.1" : node_address(static_cast<int>(layout.nodes.size()) + 1);
     switch (role) {
       case node_role::zookeeper:
@@ -97,6 +103,16 @@ cluster_layout plan_cluster(const cluster_settings& cluster, const std::optional
   for (int i = 0; i < cluster.bookies.replicas; ++i) add(node_role::bookie, i, fmt::format("bookie-{}", i));
   for (int i = 0; i < cluster.brokers.replicas; ++i) add(node_role::broker, i, fmt::format("broker-{}", i));
   for (auto name : client_nodes) add(node_role::clients, 0, std::string(name));
+  if (const auto& remote = cluster.remote) {
+    for (int i = 0; i < remote->zookeeper_replicas; ++i) {
+      add(node_role::zookeeper, i, fmt::format("remote-zookeeper-{}", i), true);
+    }
+    for (int i = 0; i < remote->bookies.replicas; ++i)
+      add(node_role::bookie, i, fmt::format("remote-bookie-{}", i), true);
+    for (int i = 0; i < remote->brokers.replicas; ++i)
+      add(node_role::broker, i, fmt::format("remote-broker-{}", i), true);
+    add(node_role::clients, 0, std::string(remote_applications_node), true);
+  }
   return layout;
 }
 

@@ -38,6 +38,20 @@ result<void> wire_node(const std::string& router, const network_node& node, int 
 
 }  // namespace
 
+std::string router_link_name(std::string_view node) {
+  std::string name(node);
+  // A remote cluster's nodes (remote-zookeeper-0, remote-applications) would pass the
+  // 15 characters a Linux interface name may have: shorter forms of their words.
+  for (const auto& [word, short_form] :
+       {std::pair<std::string_view, std::string_view>{"remote-", "r"}, {"zookeeper", "zk"}, {"applications", "apps"}}) {
+    if (name.size() + 2 <= max_link_name) break;
+    for (auto at = name.find(word); at != std::string::npos; at = name.find(word, at + short_form.size())) {
+      name.replace(at, word.size(), short_form);
+    }
+  }
+  return "v-" + name;
+}
+
 std::string node_address(int position) { return fmt::format("{}.{}.2", subnet_prefix, position); }
 std::string router_address(int position) { return fmt::format("{}.{}.1", subnet_prefix, position); }
 
@@ -53,8 +67,10 @@ result<cluster_network> cluster_network::create(std::string prefix, const std::v
   int position = 0;
   for (const auto& name : names) {
     ++position;
-    nodes.push_back(
-        {.name = name, .address = node_address(position), .namespace_name = prefix + name, .router_link = "v-" + name});
+    nodes.push_back({.name = name,
+                     .address = node_address(position),
+                     .namespace_name = prefix + name,
+                     .router_link = router_link_name(name)});
   }
   const auto router = prefix + "router";
   MAGNETAR_TRY(ip({"netns", "add", router}));

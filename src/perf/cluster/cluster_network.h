@@ -21,6 +21,7 @@
 
 #include "base/result.h"
 
+#include <cstddef>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -35,6 +36,12 @@ struct network_node {
   std::string router_link;     // "v-broker-0", in the router namespace
   std::filesystem::path namespace_file() const { return "/run/netns/" + namespace_name; }
 };
+
+// The router side's interface of a node: "v-<name>", in shorter words (remote- as r,
+// zookeeper as zk, applications as apps) where that would pass an interface name's 15
+// characters, until it fits: v-remote-zookeeper-0 is v-rzookeeper-0.
+inline constexpr std::size_t max_link_name = 15;
+std::string router_link_name(std::string_view node);
 
 // The address of the node at `position` (from 1) and of its router side.
 std::string node_address(int position);

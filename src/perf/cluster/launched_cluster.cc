@@ -124,13 +124,26 @@ result<void> launched_cluster::start_nodes(const launched_cluster_options& optio
         fmt::format("cluster: {} ready in {:.1f} s", what, std::chrono::duration<double>(now - phase_start).count()));
     phase_start = now;
   };
+  // A remote cluster starts beside the first, role by role, so that its start adds little
+  // to the wait; its metadata is initialized after the first's, which writes the
+  // configuration store it shares.
+  const bool remote = _layout.has_remote();
+  const auto both = [&](node_role role) {
+    const auto local = _layout.of_role(role).size();
+    return remote ? fmt::format("{} + {} remote", local, _layout.of_role(role, true).size()) : std::to_string(local);
+  };
   MAGNETAR_TRY(start_zookeeper(options, deadline));
-  phase_done(fmt::format("ZooKeeper ({})", _layout.zookeeper_connect()));
+  phase_done(fmt::format("ZooKeeper ({}{})", _layout.zookeeper_connect(),
+                         remote ? fmt::format("; remote {}", _layout.zookeeper_connect(true)) : ""));
   MAGNETAR_TRY(start_bookies(options, deadline));
-  MAGNETAR_TRY(initialize_metadata(options, deadline));
-  phase_done(fmt::format("{} bookies and the cluster's metadata", _layout.of_role(node_role::bookie).size()));
+  MAGNETAR_TRY(initialize_metadata(options, deadline, false));
+  if (remote) {
+    MAGNETAR_TRY(initialize_metadata(options, deadline, true));
+  }
+  phase_done(
+      fmt::format("{} bookies and the {} metadata", both(node_role::bookie), remote ? "clusters'" : "cluster's"));
   MAGNETAR_TRY(start_brokers(options, deadline));
-  phase_done(fmt::format("{} brokers", _layout.of_role(node_role::broker).size()));
+  phase_done(fmt::format("{} brokers", both(node_role::broker)));
   return success();
 }
 
@@ -144,9 +157,15 @@ result<child_process> launched_cluster::spawn(const cluster_node& node, child_sp
   return child_process::start(spec);
 }
 
+std::vector<const cluster_node*> launched_cluster::every(node_role role) const {
+  auto nodes = _layout.of_role(role);
+  for (const auto* node : _layout.of_role(role, true)) nodes.push_back(node);
+  return nodes;
+}
+
 result<void> launched_cluster::start_zookeeper(const launched_cluster_options& options,
                                                clock_type::time_point deadline) {
-  for (const auto* node : _layout.of_role(node_role::zookeeper)) {
+  for (const auto* node : every(node_role::zookeeper)) {
     const auto dir = options.run_dir / "cluster" / node->name;
     std::error_code ec;
     fs::create_directories(dir / "data", ec);
@@ -188,13 +207,20 @@ result<void> launched_cluster::start_zookeeper(const launched_cluster_options& o
 result<void> launched_cluster::start_bookies(const launched_cluster_options& options, clock_type::time_point deadline) {
   const auto env = conf_from_env(options.cluster.bookies.env, "cluster.bookies.env");
   for (const auto& note : env.notes) options.print(note);
+  const auto remote_env = options.cluster.remote
+                              ? conf_from_env(options.cluster.remote->bookies.env, "cluster.remote.bookies.env")
+                              : env_conf{};
+  if (options.cluster.remote) {
+    for (const auto& note : remote_env.notes) options.print(note);
+  }
   const auto first = _processes.size();
-  for (const auto* node : _layout.of_role(node_role::bookie)) {
+  for (const auto* node : every(node_role::bookie)) {
+    const auto& env_of_node = node->remote ? remote_env : env;
     const auto dir = options.run_dir / "cluster" / node->name;
     std::error_code ec;
     fs::create_directories(dir / "data", ec);
     if (ec) return fail(base::errc::io_error, fmt::format("create {}: {}", dir.string(), ec.message()));
-    MAGNETAR_TRY(write_file(dir / "bookkeeper.conf", bookie_config(_layout, *node, dir / "data", env)));
+    MAGNETAR_TRY(write_file(dir / "bookkeeper.conf", bookie_config(_layout, *node, dir / "data", env_of_node)));
     MAGNETAR_TRY(child, spawn(*node, {.program = options.magnetar_bin,
                                       .args = {"bookie", "--config", (dir / "bookkeeper.conf").string(), "--ready-file",
                                                (dir / "ready.json").string()},
@@ -205,16 +231,27 @@ result<void> launched_cluster::start_bookies(const launched_cluster_options& opt
 }
 
 result<void> launched_cluster::initialize_metadata(const launched_cluster_options& options,
-                                                   clock_type::time_point deadline) {
-  const auto& broker = *_layout.of_role(node_role::broker).front();
-  const auto log = options.run_dir / "cluster" / "initialize-cluster-metadata.log";
+                                                   clock_type::time_point deadline, bool remote) {
+  const auto& broker = *_layout.of_role(node_role::broker, remote).front();
+  const auto log = options.run_dir / "cluster" /
+                   (remote ? "remote-initialize-cluster-metadata.log" : "initialize-cluster-metadata.log");
+  std::vector<std::string> args = {"initialize-cluster-metadata",
+                                   "--cluster",
+                                   std::string(remote ? remote_cluster_name : launched_cluster_name),
+                                   "--metadata-store",
+                                   "zk:" + _layout.zookeeper_connect(remote),
+                                   "--web-service-url",
+                                   _layout.admin_url(remote),
+                                   "--broker-service-url",
+                                   fmt::format("pulsar://{}:{}", broker.address, broker.port)};
+  // The remote cluster registers itself in the first cluster's configuration store, which
+  // both share (tenants, namespaces, the clusters' URLs for replication).
+  if (remote) {
+    args.emplace_back("--configuration-metadata-store");
+    args.push_back("zk:" + _layout.zookeeper_connect());
+  }
   MAGNETAR_TRY(child, spawn(_layout.node("monitor"),
-                            {.program = options.magnetar_bin,
-                             .args = {"initialize-cluster-metadata", "--cluster", std::string(launched_cluster_name),
-                                      "--metadata-store", "zk:" + _layout.zookeeper_connect(), "--web-service-url",
-                                      _layout.admin_url(), "--broker-service-url",
-                                      fmt::format("pulsar://{}:{}", broker.address, broker.port)},
-                             .log_file = log}));
+                            {.program = options.magnetar_bin, .args = std::move(args), .log_file = log}));
   const auto code = child.wait_until(deadline);
   if (!code) child.terminate();
   if (code != 0) {
@@ -229,13 +266,20 @@ result<void> launched_cluster::initialize_metadata(const launched_cluster_option
 result<void> launched_cluster::start_brokers(const launched_cluster_options& options, clock_type::time_point deadline) {
   const auto env = conf_from_env(options.cluster.brokers.env, "cluster.brokers.env");
   for (const auto& note : env.notes) options.print(note);
+  const auto remote_env = options.cluster.remote
+                              ? conf_from_env(options.cluster.remote->brokers.env, "cluster.remote.brokers.env")
+                              : env_conf{};
+  if (options.cluster.remote) {
+    for (const auto& note : remote_env.notes) options.print(note);
+  }
   const auto first = _processes.size();
-  for (const auto* node : _layout.of_role(node_role::broker)) {
+  for (const auto* node : every(node_role::broker)) {
+    const auto& env_of_node = node->remote ? remote_env : env;
     const auto dir = options.run_dir / "cluster" / node->name;
     std::error_code ec;
     fs::create_directories(dir, ec);
     if (ec) return fail(base::errc::io_error, fmt::format("create {}: {}", dir.string(), ec.message()));
-    MAGNETAR_TRY(write_file(dir / "broker.conf", broker_config(_layout, *node, env)));
+    MAGNETAR_TRY(write_file(dir / "broker.conf", broker_config(_layout, *node, env_of_node)));
     MAGNETAR_TRY(child,
                  spawn(*node, {.program = options.magnetar_bin,
                                .args = {"broker", "--config", (dir / "broker.conf").string(), "--log-file",

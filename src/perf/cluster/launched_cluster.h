@@ -11,6 +11,9 @@
 // Start order: ZooKeeper (until every server answers `srvr` with its mode), the bookies
 // (their ready files), `magnetar initialize-cluster-metadata`, the brokers (their ready
 // files); cluster.json goes into the run directory once all are up (cluster_json.h).
+// With cluster.remote, a second cluster ("remote", its nodes named remote-*) starts beside
+// the first, role by role: its own ZooKeeper, bookies and brokers, its metadata
+// initialized after the first's with the first's ZooKeeper as configuration store.
 // Each node's files (configuration, data, log) are in <run>/cluster/<node>/.
 //
 // Whatever happens, nothing outlives the object unless leave_running() was called: a
@@ -69,6 +72,9 @@ class launched_cluster {
   const cluster_layout& layout() const { return _layout; }
   std::string service_url() const { return _layout.service_url(); }
   std::string admin_url() const { return _layout.admin_url(); }
+  // The remote cluster's (cluster.remote); the layout must have one.
+  std::string remote_service_url() const { return _layout.service_url(true); }
+  std::string remote_admin_url() const { return _layout.admin_url(true); }
   // The namespace file of a client node (gateways, applications, monitor); empty on
   // loopback, where every process shares the launcher's network.
   std::filesystem::path namespace_of(std::string_view node) const;
@@ -91,8 +97,11 @@ class launched_cluster {
   result<void> start_nodes(const launched_cluster_options& options);
   result<void> start_zookeeper(const launched_cluster_options& options, std::chrono::steady_clock::time_point deadline);
   result<void> start_bookies(const launched_cluster_options& options, std::chrono::steady_clock::time_point deadline);
+  // `magnetar initialize-cluster-metadata` for the first cluster, or for the remote one.
   result<void> initialize_metadata(const launched_cluster_options& options,
-                                   std::chrono::steady_clock::time_point deadline);
+                                   std::chrono::steady_clock::time_point deadline, bool remote);
+  // The role's nodes of the first cluster, then the remote cluster's.
+  std::vector<const cluster_node*> every(node_role role) const;
   result<void> start_brokers(const launched_cluster_options& options, std::chrono::steady_clock::time_point deadline);
   result<child_process> spawn(const cluster_node& node, child_spec spec);
   // Waits for the ready file of every process from index `first` on.

@@ -46,7 +46,7 @@ std::string zookeeper_config(const cluster_layout& layout, const cluster_node& n
       "tickTime=500\ninitLimit=20\nsyncLimit=10\ndataDir={}\nclientPort={}\nclientPortAddress={}\n"
       "maxSessionTimeout=60000\nadmin.enableServer=false\n4lw.commands.whitelist=srvr,mntr,ruok\n",
       data_dir.string(), node.port, node.address);
-  const auto servers = layout.of_role(node_role::zookeeper);
+  const auto servers = layout.of_role(node_role::zookeeper, node.remote);
   if (servers.size() > 1) {
     for (const auto* server : servers) {
       text += fmt::format("server.{}={}:{}:{}\n", server->index + 1, server->address, server->quorum_port,
@@ -58,7 +58,7 @@ std::string zookeeper_config(const cluster_layout& layout, const cluster_node& n
 
 std::string bookie_config(const cluster_layout& layout, const cluster_node& node, const std::filesystem::path& data_dir,
                           const env_conf& env) {
-  auto connect = layout.zookeeper_connect();
+  auto connect = layout.zookeeper_connect(node.remote);
   std::replace(connect.begin(), connect.end(), ',', ';');  // BookKeeper's URIs separate servers with ';'
   return fmt::format(
       "# magnetar-perf: {}\nmetadataServiceUri=zk+null://{}/ledgers\nbookiePort={}\nadvertisedAddress={}\n"
@@ -68,13 +68,16 @@ std::string bookie_config(const cluster_layout& layout, const cluster_node& node
 }
 
 std::string broker_config(const cluster_layout& layout, const cluster_node& node, const env_conf& env) {
-  const int quorum = std::min<int>(upstream_quorum_default, static_cast<int>(layout.of_role(node_role::bookie).size()));
+  const int quorum =
+      std::min<int>(upstream_quorum_default, static_cast<int>(layout.of_role(node_role::bookie, node.remote).size()));
+  const auto configuration_store =
+      node.remote ? fmt::format("configurationMetadataStoreUrl=zk:{}\n", layout.zookeeper_connect()) : std::string();
   return fmt::format(
-      "# magnetar-perf: {}\nclusterName={}\nmetadataStoreUrl=zk:{}\nadvertisedAddress={}\nbindAddress={}\n"
+      "# magnetar-perf: {}\nclusterName={}\nmetadataStoreUrl=zk:{}\n{}advertisedAddress={}\nbindAddress={}\n"
       "brokerServicePort={}\nwebServicePort={}\nmanagedLedgerDefaultEnsembleSize={}\n"
       "managedLedgerDefaultWriteQuorum={}\nmanagedLedgerDefaultAckQuorum={}\n{}",
-      node.name, launched_cluster_name, layout.zookeeper_connect(), node.address, node.address, node.port,
-      node.http_port, quorum, quorum, quorum, env.text);
+      node.name, cluster_name_of(node), layout.zookeeper_connect(node.remote), configuration_store, node.address,
+      node.address, node.port, node.http_port, quorum, quorum, quorum, env.text);
 }
 
 }  // namespace magnetar::perf

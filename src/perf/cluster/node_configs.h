@@ -17,8 +17,15 @@
 
 namespace magnetar::perf {
 
-// The cluster name the launcher's brokers register under.
+// The cluster names the launcher's brokers register under: the first cluster's, and a
+// remote cluster's (geo-replication).
 inline constexpr std::string_view launched_cluster_name = "local";
+inline constexpr std::string_view remote_cluster_name = "remote";
+
+// The cluster name of a node's cluster.
+inline std::string_view cluster_name_of(const cluster_node& node) {
+  return node.remote ? remote_cluster_name : launched_cluster_name;
+}
 
 // Configuration lines made from a scenario's `env` mapping.
 struct env_conf {
@@ -43,7 +50,10 @@ std::string zookeeper_config(const cluster_layout& layout, const cluster_node& n
 std::string bookie_config(const cluster_layout& layout, const cluster_node& node, const std::filesystem::path& data_dir,
                           const env_conf& env);
 
-// E/W/A default to 2/2/2 (upstream's broker.conf), or the bookie count when fewer.
+// E/W/A default to 2/2/2 (upstream's broker.conf), or the bookie count of the broker's
+// cluster when fewer. A remote cluster's broker keeps its metadata in its own ZooKeeper
+// and names the first cluster's as its configuration store (tenants, namespaces and
+// clusters, which geo-replicated clusters share).
 std::string broker_config(const cluster_layout& layout, const cluster_node& node, const env_conf& env);
 
 }  // namespace magnetar::perf

@@ -54,13 +54,22 @@ std::optional<double> max_of(std::optional<double> a, std::optional<double> b) {
 }  // namespace
 
 std::string format_progress_line(const progress_figures& f) {
+  std::string remote;
+  if (const auto& r = f.remote) {
+    const auto count = [](const std::optional<std::int64_t>& v) { return v ? fmt::format("{}", *v) : "-"; };
+    remote = fmt::format(
+        " --- remote received: {} msg/s --- remote backlog: {} --- replication backlog: {} --- remote end-to-end "
+        "p50: {} ms p99: {} ms",
+        or_dash(r->received_per_second, "{:.1f}"), count(r->backlog), count(r->replication_backlog),
+        or_dash(r->end_to_end_p50_millis, "{:.3f}"), or_dash(r->end_to_end_p99_millis, "{:.3f}"));
+  }
   return fmt::format(
       "[{:>5.0f} s] produced: {} msg/s --- received: {} msg/s --- backlog: {} --- publish p50: {} ms p99: {} ms "
-      "--- end-to-end p50: {} ms p99: {} ms",
+      "--- end-to-end p50: {} ms p99: {} ms{}",
       f.elapsed_seconds, or_dash(f.produced_per_second, "{:.1f}"), or_dash(f.received_per_second, "{:.1f}"),
       f.backlog ? fmt::format("{}", *f.backlog) : "-", or_dash(f.publish_p50_millis, "{:.3f}"),
       or_dash(f.publish_p99_millis, "{:.3f}"), or_dash(f.end_to_end_p50_millis, "{:.3f}"),
-      or_dash(f.end_to_end_p99_millis, "{:.3f}"));
+      or_dash(f.end_to_end_p99_millis, "{:.3f}"), remote);
 }
 
 std::vector<std::map<std::string, double>> csv_tail::new_rows() {
@@ -127,20 +136,40 @@ void progress_monitor::stop() {
   if (_thread.joinable()) _thread.join();
 }
 
-void progress_monitor::print_line() {
-  // Applications appear once their process has started: look for new folders each time.
+namespace {
+
+// The new rows of each application's timeline under `folder`. Applications appear once
+// their process has started: look for new folders each time.
+std::vector<std::vector<std::map<std::string, double>>> new_application_rows(
+    const fs::path& folder, std::map<std::string, std::unique_ptr<csv_tail>>& tails) {
   std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(_options.run_dir / "applications", ec)) {
+  for (const auto& entry : fs::directory_iterator(folder, ec)) {
     const auto name = entry.path().filename().string();
-    if (entry.is_directory() && !_applications.contains(name)) {
-      _applications.emplace(name, std::make_unique<csv_tail>(entry.path() / "application-timeline.csv"));
+    if (entry.is_directory() && !tails.contains(name)) {
+      tails.emplace(name, std::make_unique<csv_tail>(entry.path() / "application-timeline.csv"));
     }
   }
-  std::vector<std::vector<std::map<std::string, double>>> application_rows;
-  for (auto& [name, tail] : _applications) application_rows.push_back(tail->new_rows());
-  auto figures = figures_from_timelines(_gateways.new_rows(), application_rows);
+  std::vector<std::vector<std::map<std::string, double>>> rows;
+  for (auto& [name, tail] : tails) rows.push_back(tail->new_rows());
+  return rows;
+}
+
+}  // namespace
+
+void progress_monitor::print_line() {
+  auto figures = figures_from_timelines(_gateways.new_rows(),
+                                        new_application_rows(_options.run_dir / "applications", _applications));
   figures.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - _options.started).count();
   if (_options.backlog) figures.backlog = _options.backlog();
+  if (_options.remote) {
+    const auto remote = figures_from_timelines(
+        {}, new_application_rows(_options.run_dir / "remote-applications", _remote_applications));
+    figures.remote = remote_progress_figures{.received_per_second = remote.received_per_second,
+                                             .end_to_end_p50_millis = remote.end_to_end_p50_millis,
+                                             .end_to_end_p99_millis = remote.end_to_end_p99_millis};
+    if (_options.remote_backlog) figures.remote->backlog = _options.remote_backlog();
+    if (_options.replication_backlog) figures.remote->replication_backlog = _options.replication_backlog();
+  }
   if (_options.print) _options.print(format_progress_line(figures));
 }
 

@@ -25,6 +25,17 @@
 
 namespace magnetar::perf {
 
+// A geo-replicated run's remote side: the remote applications' rate and latency (from
+// remote-applications/*/application-timeline.csv), the remote topics' backlog and the
+// replicators' backlog (from the samplers).
+struct remote_progress_figures {
+  std::optional<double> received_per_second;
+  std::optional<std::int64_t> backlog;
+  std::optional<std::int64_t> replication_backlog;
+  std::optional<double> end_to_end_p50_millis;  // the worst remote application's
+  std::optional<double> end_to_end_p99_millis;
+};
+
 // The figures of one progress line; a missing one prints as "-".
 struct progress_figures {
   double elapsed_seconds = 0;
@@ -35,10 +46,13 @@ struct progress_figures {
   std::optional<double> publish_p99_millis;
   std::optional<double> end_to_end_p50_millis;  // the worst application's
   std::optional<double> end_to_end_p99_millis;
+  std::optional<remote_progress_figures> remote;  // with cluster.remote only
 };
 
 // "[   10 s] produced: 1000.0 msg/s --- received: 2000.0 msg/s --- backlog: 12 --- publish
-// p50: 1.234 ms p99: 3.456 ms --- end-to-end p50: 2.000 ms p99: 5.100 ms"
+// p50: 1.234 ms p99: 3.456 ms --- end-to-end p50: 2.000 ms p99: 5.100 ms", and with a
+// remote cluster " --- remote received: 2000.0 msg/s --- remote backlog: 3 --- replication
+// backlog: 40 --- remote end-to-end p50: 30.000 ms p99: 52.000 ms"
 std::string format_progress_line(const progress_figures& figures);
 
 // The rows a CSV file gained since the last call: complete lines only (a row being written
@@ -69,6 +83,11 @@ struct progress_monitor_options {
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
   std::function<std::optional<std::int64_t>()> backlog;  // the sampler's latest
   std::function<void(std::string_view)> print;
+  // A geo-replicated run: the line shows the remote side too, these giving the remote
+  // topics' backlog and the replicators' (either may be empty).
+  bool remote = false;
+  std::function<std::optional<std::int64_t>()> remote_backlog;
+  std::function<std::optional<std::int64_t>()> replication_backlog;
 };
 
 class progress_monitor {
@@ -88,7 +107,8 @@ class progress_monitor {
 
   progress_monitor_options _options;
   csv_tail _gateways;
-  std::map<std::string, std::unique_ptr<csv_tail>> _applications;  // by subscription folder
+  std::map<std::string, std::unique_ptr<csv_tail>> _applications;         // by subscription folder
+  std::map<std::string, std::unique_ptr<csv_tail>> _remote_applications;  // the same
   std::thread _thread;
   std::mutex _mutex;
   std::condition_variable _wake;

@@ -24,6 +24,9 @@ struct run_info {
   std::chrono::system_clock::time_point finished_at;
   std::string service_url;
   std::string admin_url;
+  // The remote cluster's, in a geo-replicated run (cluster.remote); empty otherwise.
+  std::string remote_service_url;
+  std::string remote_admin_url;
   bool standalone = false;  // the launcher started a standalone
   bool cluster = false;     // the launcher started a cluster (cluster.json describes it)
   int workload_nice = 0;    // the workloads' nice steps below the launcher, as the kernel allows them

@@ -22,7 +22,8 @@ std::string run_name(const launcher_options& options, const std::optional<std::s
 child_spec workload_spec(workload_kind kind, const workload_paths& paths, bool drop_one_message,
                          const std::map<std::string, std::string>& env) {
   const bool gateways = kind == workload_kind::gateways;
-  const char* folder = gateways ? "gateways" : "applications";
+  const bool remote = kind == workload_kind::remote_applications;
+  const char* folder = gateways ? "gateways" : remote ? "remote-applications" : "applications";
   child_spec spec{
       .program = paths.program,
       .args = {gateways ? "iot-produce" : "iot-consume", "--config", (paths.run_dir / "resolved-config.yaml").string(),
@@ -35,7 +36,8 @@ child_spec workload_spec(workload_kind kind, const workload_paths& paths, bool d
     spec.args.emplace_back("--nice");
     spec.args.push_back(std::to_string(paths.nice));
   }
-  if (!gateways && drop_one_message) spec.args.emplace_back("--drop-one-message");
+  if (kind == workload_kind::applications && drop_one_message) spec.args.emplace_back("--drop-one-message");
+  if (remote) spec.args.emplace_back("--remote");
   return spec;
 }
 

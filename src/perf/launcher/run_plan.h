@@ -22,7 +22,8 @@ inline constexpr int workload_grace_seconds = 60;
 // --name, else output.name, else the scenario file's stem.
 std::string run_name(const launcher_options& options, const std::optional<std::string>& output_name);
 
-enum class workload_kind { gateways, applications };
+// The remote applications are iot-consume --remote, given the remote cluster's service URL.
+enum class workload_kind { gateways, applications, remote_applications };
 
 struct workload_paths {
   std::filesystem::path program;  // magnetar-perf
@@ -33,8 +34,9 @@ struct workload_paths {
 };
 
 // `magnetar-perf iot-produce|iot-consume --config F --output D --run-id ID
-// --coordination-dir C --service-url U --events E [--nice N] [--drop-one-message]`, its output in
-// workloads/<gateways|applications>.log, `env` added to its environment.
+// --coordination-dir C --service-url U --events E [--nice N] [--drop-one-message] [--remote]`,
+// its output in workloads/<gateways|applications|remote-applications>.log, `env` added to
+// its environment. The drop hook is the local applications' only.
 child_spec workload_spec(workload_kind kind, const workload_paths& paths, bool drop_one_message,
                          const std::map<std::string, std::string>& env);
 

@@ -5,10 +5,12 @@
 #include "base/version.h"
 #include "http/url.h"
 #include "perf/cluster/cluster_json.h"
+#include "perf/cluster/node_configs.h"
 #include "perf/launcher/admin_requests.h"
 #include "perf/launcher/console_log.h"
 #include "perf/launcher/host_info.h"
 #include "perf/launcher/progress_monitor.h"
+#include "perf/launcher/replication_setup.h"
 #include "perf/launcher/run_directory.h"
 #include "perf/launcher/run_info.h"
 #include "perf/launcher/run_network.h"
@@ -16,6 +18,7 @@
 #include "perf/launcher/run_target.h"
 #include "perf/launcher/run_verdict.h"
 #include "perf/launcher/topic_stats_sampler.h"
+#include "perf/launcher/workload_wait.h"
 #include "perf/measure/device_state.h"
 #include "perf/measure/events_log.h"
 #include "perf/report/run_report.h"
@@ -24,6 +27,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <fstream>
@@ -58,47 +62,13 @@ fs::path self_executable() {
   return ec ? fs::path("magnetar-perf") : path;
 }
 
-// Waits for both workloads until the deadline. A workload that fails (exit 1) cannot be
-// made up for by the other, which would only wait for its timeout: it is stopped then.
-void wait_for_workloads(child_process& gateways, child_process& applications, workload_outcome& gateways_outcome,
-                        workload_outcome& applications_outcome, std::chrono::steady_clock::time_point deadline,
-                        int timeout_seconds, console_log& console, const std::function<std::string()>& each_second) {
-  std::optional<int> g, a;
-  std::string reason;
-  while (!g || !a) {
-    if (interrupted != 0) {
-      reason = "the run was interrupted (SIGINT/SIGTERM)";
-      break;
-    }
-    if (std::chrono::steady_clock::now() >= deadline) {
-      reason = fmt::format("still running {} s past timeoutSeconds ({})", workload_grace_seconds, timeout_seconds);
-      break;
-    }
-    // A slice of a second so that Ctrl-C is seen; the wait itself sleeps in poll().
-    const auto slice = std::min(deadline, std::chrono::steady_clock::now() + std::chrono::seconds(1));
-    if (!g) g = gateways.wait_until(slice);
-    if (!a) a = applications.wait_until(g ? slice : std::chrono::steady_clock::time_point::min());
-    if (reason = each_second(); !reason.empty()) break;
-    if ((g && *g == 1 && !a) || (a && *a == 1 && !g)) {
-      reason = fmt::format("the {} failed", g ? "gateways" : "applications");
-      break;
-    }
-  }
-  if (!reason.empty()) console.error_line(fmt::format("{}: stopping the workloads", reason));
-  for (auto [child, code, outcome] :
-       {std::tuple{&gateways, &g, &gateways_outcome}, std::tuple{&applications, &a, &applications_outcome}}) {
-    if (!*code) {
-      outcome->stopped_because = reason;
-      *code = child->terminate(std::chrono::seconds(10));
-    }
-    outcome->exit_code = *code;
-  }
-}
-
-application_outcome judge_application(const fs::path& run_dir, const std::string& subscription,
+// `applications`: the folder of the run directory the application wrote to
+// ("applications", or "remote-applications" for a remote cluster's).
+application_outcome judge_application(const fs::path& run_dir, std::string_view applications,
+                                      const std::string& subscription,
                                       const result<std::vector<std::uint64_t>>& gateways_state) {
   application_outcome out{.subscription = subscription};
-  const auto folder = run_dir / "applications" / subscription;
+  const auto folder = run_dir / applications / subscription;
   if (auto summary = read_json_file(folder / "application-summary.json")) out.summary = std::move(summary).value();
   if (!gateways_state) {
     out.state_error = gateways_state.error().message();
@@ -119,6 +89,26 @@ application_outcome judge_application(const fs::path& run_dir, const std::string
   out.missing_samples = missing.value().samples;
   if (out.missing_samples.size() > 3) out.missing_samples.resize(3);
   return out;
+}
+
+// Allows the tenant in both clusters and replicates public/default to both (with its
+// retention), asked of the first cluster from the monitor's namespace; the reason it
+// could not, for the verdict.
+std::optional<std::string> switch_replication_on(const run_target& target, const http::url& admin,
+                                                 int retention_minutes, console_log& console) {
+  result<void> done = success();
+  const std::vector<std::string> clusters = {std::string(launched_cluster_name), std::string(remote_cluster_name)};
+  const auto reached = target.from_monitor([&] { done = enable_replication(admin, clusters, retention_minutes); });
+  if (!reached) done = reached.error();
+  if (!done) {
+    const auto failure = fmt::format("replication not switched on: {}", done.error().message());
+    console.error_line(fmt::format("warning: {}", failure));
+    return failure;
+  }
+  console.line(fmt::format("replication: {} replicated between {} and {}{}", replicated_namespace, clusters[0],
+                           clusters[1],
+                           retention_minutes > 0 ? fmt::format(", retention {} min", retention_minutes) : ""));
+  return std::nullopt;
 }
 
 }  // namespace
@@ -185,6 +175,9 @@ int run_scenario(const launcher_options& options) {
                 .host = read_host_info(),
                 .magnetar_version = std::string(base::version())};
   std::vector<std::string> setup_failures;
+  // Replication that could not be switched on fails the run, and the remote applications
+  // still run: their missing messages show what it meant.
+  std::optional<std::string> replication_failure;
   auto target = run_target::start(settings.cluster, settings.network, options, run.root, run.run_id, console);
   std::unique_ptr<run_network> network;
   if (target) {
@@ -201,6 +194,12 @@ int run_scenario(const launcher_options& options) {
         target.value()->from_monitor([&] { made = ensure_namespace(*admin, iot.topics.prefix + "0"); });
     if (!reached) made = reached.error();
     if (!made) console.error_line(fmt::format("warning: {}", made.error().message()));
+    if (target.value()->has_remote()) {
+      info.remote_service_url = target.value()->remote_service_url();
+      info.remote_admin_url = target.value()->remote_admin_url();
+      replication_failure =
+          switch_replication_on(*target.value(), *admin, settings.cluster.remote->retention_minutes, console);
+    }
     if (settings.network.any_enabled()) {
       auto started = run_network::start({.settings = &settings,
                                          .network = target.value()->network(),
@@ -222,6 +221,8 @@ int run_scenario(const launcher_options& options) {
   verdict_inputs inputs{.timeout_seconds = iot.timeout_seconds};
   inputs.gateways.log = (run.root / "workloads" / "gateways.log").string();
   inputs.applications.log = (run.root / "workloads" / "applications.log").string();
+  // The remote cluster (geo-replication), when the scenario has one.
+  const auto& remote = settings.cluster.remote;
   if (setup_failures.empty()) {
     const workload_paths paths{.program = self_executable(),
                                .run_dir = run.root,
@@ -235,28 +236,61 @@ int run_scenario(const launcher_options& options) {
     auto gateways_spec = workload_spec(workload_kind::gateways, paths, false, iot.gateways.env);
     gateways_spec.network_namespace = system.client_namespace("gateways");
     auto applications = child_process::start(applications_spec);
-    auto gateways = applications ? child_process::start(gateways_spec) : result<child_process>(applications.error());
+    // The remote cluster's applications start before the gateways, which wait for them.
+    std::optional<result<child_process>> remote_applications;
+    if (remote) {
+      auto remote_paths = paths;
+      remote_paths.service_url = info.remote_service_url;
+      auto remote_spec =
+          workload_spec(workload_kind::remote_applications, remote_paths, false, remote->applications.env);
+      remote_spec.network_namespace = system.client_namespace(remote_applications_node);
+      remote_applications =
+          applications ? child_process::start(remote_spec) : result<child_process>(applications.error());
+    }
+    const error* not_started = !applications                                  ? &applications.error()
+                               : remote_applications && !*remote_applications ? &remote_applications->error()
+                                                                              : nullptr;
+    auto gateways = not_started == nullptr ? child_process::start(gateways_spec) : result<child_process>(*not_started);
     if (!gateways) {
       setup_failures.push_back(fmt::format("workloads: {}", gateways.error().message()));
     } else {
-      console.line(fmt::format("workloads started: applications (pid {}), gateways (pid {}); logs in {}",
-                               applications.value().pid(), gateways.value().pid(), (run.root / "workloads").string()));
+      console.line(fmt::format(
+          "workloads started: applications (pid {}), {}gateways (pid {}); logs in {}", applications.value().pid(),
+          remote_applications ? fmt::format("remote applications (pid {}), ", remote_applications->value().pid()) : "",
+          gateways.value().pid(), (run.root / "workloads").string()));
       std::vector<std::string> topics;
       for (int t = 0; t < iot.topics.count; ++t) topics.push_back(iot.topic(t));
       topic_stats_sampler sampler({.admin = *admin,
-                                   .topics = std::move(topics),
+                                   .topics = topics,
                                    .csv_file = run.root / "topic-stats.csv",
                                    .metrics_csv_file = run.root / "broker-metrics.csv",
                                    .on_error = [&](std::string_view m) { console.error_line(m); },
                                    .network_namespace = system.client_namespace("monitor"),
                                    .brokers = system.broker_metrics(),
                                    .bookies = system.bookie_metrics(),
-                                   .bookie_metrics_csv_file = run.root / "bookie-metrics.csv"});
+                                   .bookie_metrics_csv_file = run.root / "bookie-metrics.csv",
+                                   .replication_csv_file = remote ? run.root / "replication-stats.csv" : fs::path()});
       if (auto sampling = sampler.start(); !sampling) console.error_line(sampling.error().message());
-      progress_monitor progress({.run_dir = run.root,
-                                 .interval = std::chrono::seconds(options.progress_interval_seconds),
-                                 .backlog = [&] { return sampler.latest_backlog(); },
-                                 .print = [&](std::string_view line) { console.line(line); }});
+      // The remote cluster's topics (the replicated messages' backlog at the remote
+      // applications' subscriptions), read from its own brokers.
+      std::optional<topic_stats_sampler> remote_sampler;
+      if (remote) {
+        remote_sampler.emplace(topic_stats_sampler_options{
+            .admin = http::url::parse(info.remote_admin_url).value(),
+            .topics = topics,
+            .csv_file = run.root / "remote-topic-stats.csv",
+            .on_error = [&](std::string_view m) { console.error_line(fmt::format("remote cluster: {}", m)); },
+            .network_namespace = system.client_namespace("monitor")});
+        if (auto sampling = remote_sampler->start(); !sampling) console.error_line(sampling.error().message());
+      }
+      progress_monitor progress(
+          {.run_dir = run.root,
+           .interval = std::chrono::seconds(options.progress_interval_seconds),
+           .backlog = [&] { return sampler.latest_backlog(); },
+           .print = [&](std::string_view line) { console.line(line); },
+           .remote = remote.has_value(),
+           .remote_backlog = [&] { return remote_sampler ? remote_sampler->latest_backlog() : std::nullopt; },
+           .replication_backlog = [&] { return sampler.latest_replication_backlog(); }});
       progress.start();
       if (network) network->start_schedule();
       const auto deadline =
@@ -272,11 +306,25 @@ int run_scenario(const launcher_options& options) {
         }
         return network ? network->failure() : std::string();
       };
-      wait_for_workloads(gateways.value(), applications.value(), inputs.gateways, inputs.applications, deadline,
-                         iot.timeout_seconds, console, watch_nodes);
+      std::vector<running_workload> running = {
+          {.name = "gateways", .child = &gateways.value(), .outcome = &inputs.gateways},
+          {.name = "applications", .child = &applications.value(), .outcome = &inputs.applications}};
+      if (remote_applications) {
+        running.push_back({.name = "remote applications",
+                           .child = &remote_applications->value(),
+                           .outcome = &inputs.remote_applications.emplace(workload_outcome{
+                               .log = (run.root / "workloads" / "remote-applications.log").string()})});
+      }
+      wait_for_workloads(running, {.deadline = deadline,
+                                   .timeout_seconds = iot.timeout_seconds,
+                                   .grace_seconds = workload_grace_seconds,
+                                   .interrupted = [] { return interrupted != 0; },
+                                   .each_second = watch_nodes,
+                                   .error_line = [&](std::string_view line) { console.error_line(line); }});
       progress.stop();
       progress.print_line();
       sampler.stop();
+      if (remote_sampler) remote_sampler->stop();
     }
   }
 
@@ -288,10 +336,16 @@ int run_scenario(const launcher_options& options) {
   if (network) network_failures = network->finish();
   if (setup_failures.empty()) {
     for (int a = 0; a < iot.applications.count; ++a) {
-      inputs.each_application.push_back(judge_application(run.root, iot.subscription(a), gateways_state));
+      inputs.each_application.push_back(
+          judge_application(run.root, "applications", iot.subscription(a), gateways_state));
+    }
+    for (int a = 0; remote && a < remote->applications.count; ++a) {
+      inputs.each_remote_application.push_back(
+          judge_application(run.root, "remote-applications", iot.subscription(a), gateways_state));
     }
   }
   info.verdict = judge_run(inputs);
+  if (replication_failure) info.verdict.failures.insert(info.verdict.failures.begin(), *replication_failure);
   for (auto& failure : network_failures) info.verdict.failures.push_back(std::move(failure));
   if (!setup_failures.empty()) {
     // What did not start explains everything after it: it goes first, alone.

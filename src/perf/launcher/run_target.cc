@@ -23,6 +23,11 @@ result<void> run_target::check(const cluster_settings& cluster, const network_se
     return fail(base::errc::invalid_argument,
                 "the network section needs the cluster in network namespaces; --no-namespaces runs it on 127.0.0.1");
   }
+  if (cluster.remote && options.service_url) {
+    return fail(base::errc::invalid_argument,
+                "cluster.remote (geo-replication) starts two clusters of the launcher's own; with --service-url there "
+                "is none (drop one of them)");
+  }
   if (options.service_url) return success();
   MAGNETAR_TRY(find_magnetar_binary(options.magnetar_bin));
   if (!cluster.standalone()) {
@@ -82,10 +87,14 @@ result<std::unique_ptr<run_target>> run_target::start(const cluster_settings& cl
   target->_cluster = std::move(started).value();
   target->_service_url = target->_cluster->service_url();
   target->_admin_url = target->_cluster->admin_url();
-  console.line(fmt::format("cluster ready in {:.1f} s{}: {} {} (nodes in {})",
+  console.line(fmt::format("cluster ready in {:.1f} s{}: {} {}{} (nodes in {})",
                            std::chrono::duration<double>(target->_cluster->setup_time()).count(),
                            in_namespaces ? ", each node in its own network namespace" : " on 127.0.0.1",
-                           target->_service_url, target->_admin_url, (run_dir / "cluster.json").string()));
+                           target->_service_url, target->_admin_url,
+                           target->has_remote() ? fmt::format("; remote cluster {} {}", target->remote_service_url(),
+                                                              target->remote_admin_url())
+                                                : "",
+                           (run_dir / "cluster.json").string()));
   return target;
 }
 
@@ -159,10 +168,13 @@ void run_target::leave_running(console_log& console, const fs::path& run_dir) {
   }
   const auto& network = _cluster->network();
   const auto monitor = network ? network->node("monitor").namespace_name : std::string();
+  const auto remote = has_remote() ? fmt::format("; the remote cluster's service URL {}, admin URL {}",
+                                                 remote_service_url(), remote_admin_url())
+                                   : std::string();
   _cluster->leave_running();
   _cluster.reset();
-  console.line(fmt::format("the cluster keeps running (--leave-running): service URL {}, admin URL {}", _service_url,
-                           _admin_url));
+  console.line(fmt::format("the cluster keeps running (--leave-running): service URL {}, admin URL {}{}", _service_url,
+                           _admin_url, remote));
   if (!monitor.empty()) {
     console.line(
         fmt::format("  reach it from its monitor namespace: ip netns exec {} magnetar admin --admin-url {} ...",

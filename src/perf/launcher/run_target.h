@@ -33,6 +33,7 @@ class run_target {
   // What the scenario needs before anything starts: the magnetar binary for a standalone or
   // a cluster, and a cluster that fits (check_cluster). Usage problems, for the console.
   // A network section needs a cluster in namespaces: not given URLs, not --no-namespaces.
+  // A remote cluster is one the launcher starts: not with given URLs.
   static result<void> check(const cluster_settings& cluster, const network_settings& network,
                             const launcher_options& options);
 
@@ -46,12 +47,16 @@ class run_target {
 
   const std::string& service_url() const { return _service_url; }
   const std::string& admin_url() const { return _admin_url; }
+  // A started cluster's remote cluster (cluster.remote): its URLs, empty without one.
+  bool has_remote() const { return _cluster && _cluster->layout().has_remote(); }
+  std::string remote_service_url() const { return has_remote() ? _cluster->remote_service_url() : std::string(); }
+  std::string remote_admin_url() const { return has_remote() ? _cluster->remote_admin_url() : std::string(); }
   bool is_standalone() const { return _standalone.has_value(); }
   bool is_cluster() const { return _cluster != nullptr; }
   // The cluster's namespaces, or nullptr (a standalone, given URLs, or on 127.0.0.1).
   const cluster_network* network() const;
-  // The namespace file of a client node (gateways, applications, monitor); empty when the
-  // run shares the launcher's network.
+  // The namespace file of a client node (gateways, applications, monitor,
+  // remote-applications); empty when the run shares the launcher's network.
   std::filesystem::path client_namespace(std::string_view node) const;
   // Runs `work` where the launcher's own requests (admin, stats) come from.
   result<void> from_monitor(const std::function<void()>& work) const;

@@ -44,12 +44,17 @@ struct verdict_inputs {
   std::optional<nlohmann::json> gateways_summary;
   std::vector<application_outcome> each_application;
   int timeout_seconds = 0;
+  // A remote cluster's applications (geo-replication), judged as the local ones: every
+  // receipted message, replicated, in order per device. Absent without cluster.remote.
+  std::optional<workload_outcome> remote_applications;
+  std::vector<application_outcome> each_remote_application;
 };
 
 struct run_verdict {
   bool passed = true;
   std::vector<std::string> failures;
-  std::map<std::string, std::uint64_t> missing_messages;  // by subscription
+  std::map<std::string, std::uint64_t> missing_messages;         // by subscription
+  std::map<std::string, std::uint64_t> remote_missing_messages;  // the remote applications'
 };
 
 run_verdict judge_run(const verdict_inputs& inputs);

@@ -59,6 +59,7 @@ topic_stats_sampler::~topic_stats_sampler() {
   if (_csv != nullptr) std::fclose(_csv);
   if (_metrics_csv != nullptr) std::fclose(_metrics_csv);
   if (_bookie_csv != nullptr) std::fclose(_bookie_csv);
+  if (_replication_csv != nullptr) std::fclose(_replication_csv);
 }
 
 result<void> topic_stats_sampler::start() {
@@ -75,6 +76,17 @@ result<void> topic_stats_sampler::start() {
     fmt::print(_csv, "{}\n", csv_header);
     std::fflush(_csv);
   }
+  // Created with its header now, so that a run whose topics never replicated still shows
+  // that it looked.
+  if (!_options.replication_csv_file.empty()) {
+    _replication_csv = std::fopen(_options.replication_csv_file.c_str(), "ae");
+    if (_replication_csv == nullptr) {
+      return fail(base::errc::io_error,
+                  fmt::format("open {}: {}", _options.replication_csv_file.string(), std::strerror(errno)));
+    }
+    fmt::print(_replication_csv, "{}\n", replication_stats_csv_header);
+    std::fflush(_replication_csv);
+  }
   _thread = std::thread([this] { run(); });
   return success();
 }
@@ -90,6 +102,11 @@ void topic_stats_sampler::stop() {
 
 std::optional<std::int64_t> topic_stats_sampler::latest_backlog() const {
   const auto value = _latest_backlog.load();
+  return value < 0 ? std::nullopt : std::optional(value);
+}
+
+std::optional<std::int64_t> topic_stats_sampler::latest_replication_backlog() const {
+  const auto value = _latest_replication_backlog.load();
   return value < 0 ? std::nullopt : std::optional(value);
 }
 
@@ -121,6 +138,9 @@ void topic_stats_sampler::sample_once() {
   std::int64_t backlog = 0;
   bool any = false;
   std::int64_t rows = 0;
+  std::string replication_lines;
+  std::int64_t replication_backlog = 0;
+  bool any_replicator = false;
   for (std::size_t i = 0; i < _paths.size(); ++i) {
     const auto& topic = _options.topics[i];
     auto reply =
@@ -142,6 +162,15 @@ void topic_stats_sampler::sample_once() {
         lines += '\n';
         ++rows;
       }
+      if (!_options.replication_csv_file.empty()) {
+        auto replicated = parse_replication_stats(topic, reply.value().body);
+        for (const auto& row : replicated ? replicated.value() : std::vector<replication_stats_row>{}) {
+          any_replicator = true;
+          replication_backlog += row.replication_backlog;
+          replication_lines += replication_stats_csv_line(millis, row);
+          replication_lines += '\n';
+        }
+      }
     }
     if (failure && _errors.fetch_add(1) == 0 && _options.on_error) {
       _options.on_error(fmt::format("topic stats: {} (further failures are counted, not shown)", *failure));
@@ -152,6 +181,12 @@ void topic_stats_sampler::sample_once() {
     std::fflush(_csv);
   }
   if (any) _latest_backlog.store(backlog);
+  if (any_replicator) _latest_replication_backlog.store(replication_backlog);
+  if (!replication_lines.empty()) {
+    replication_lines.pop_back();  // append_metrics_line ends the text with its own newline
+    (void)append_metrics_line(_replication_csv, _options.replication_csv_file, replication_stats_csv_header,
+                              replication_lines);
+  }
   _rows.fetch_add(rows);
   if (!_options.metrics_csv_file.empty() || !_options.bookie_metrics_csv_file.empty()) sample_metrics(millis);
   _samples.fetch_add(1);

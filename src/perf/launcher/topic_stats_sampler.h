@@ -6,6 +6,9 @@
 // broker to broker-metrics.csv, and with a bookie metrics file each bookie's to
 // bookie-metrics.csv (node_metrics_sample.h); a node without the families (404, or
 // none of them, or not reachable: a killed node) writes no line and counts no error.
+// With a replication file (geo-replication) the same stats' `replication` section goes to
+// replication-stats.csv (replication_stats.h). A remote cluster's topics are sampled by a
+// sampler of their own (remote-topic-stats.csv).
 //
 // One row per topic and subscription per sample; a topic without subscriptions gets one
 // row with an empty subscription (its msgBacklog 0) and the topic's counters. A 404 (the
@@ -21,6 +24,7 @@
 #include "base/result.h"
 #include "http/url.h"
 #include "perf/launcher/node_metrics_sample.h"
+#include "perf/launcher/replication_stats.h"
 
 #include <atomic>
 #include <chrono>
@@ -74,6 +78,7 @@ struct topic_stats_sampler_options {
   std::vector<metrics_endpoint> brokers;
   std::vector<metrics_endpoint> bookies;
   std::filesystem::path bookie_metrics_csv_file;  // bookie-metrics.csv; empty: not sampled
+  std::filesystem::path replication_csv_file;     // replication-stats.csv; empty: not written
 };
 
 class topic_stats_sampler {
@@ -92,6 +97,9 @@ class topic_stats_sampler {
   // The sum of msgBacklog over every subscription of the latest sample that reached at
   // least one topic; nullopt before.
   std::optional<std::int64_t> latest_backlog() const;
+  // The sum of replicationBacklog over every topic and remote cluster of the latest sample
+  // that found a replicator; nullopt before (or without a replication file).
+  std::optional<std::int64_t> latest_replication_backlog() const;
   // Samples taken and rows written so far; lines written to the metrics file.
   std::int64_t samples() const { return _samples.load(); }
   std::int64_t metrics_lines() const { return _metrics_lines.load(); }
@@ -111,13 +119,15 @@ class topic_stats_sampler {
   topic_stats_sampler_options _options;
   std::vector<std::string> _paths;  // the stats path of each topic
   std::FILE* _csv = nullptr;
-  std::FILE* _metrics_csv = nullptr;  // opened at the first line
-  std::FILE* _bookie_csv = nullptr;   // the same
+  std::FILE* _metrics_csv = nullptr;      // opened at the first line
+  std::FILE* _bookie_csv = nullptr;       // the same
+  std::FILE* _replication_csv = nullptr;  // the same
   std::thread _thread;
   std::mutex _mutex;
   std::condition_variable _wake;
   bool _stopping = false;  // under _mutex
   std::atomic<std::int64_t> _latest_backlog{-1};
+  std::atomic<std::int64_t> _latest_replication_backlog{-1};
   std::atomic<std::int64_t> _samples{0};
   std::atomic<std::int64_t> _rows{0};
   std::atomic<std::int64_t> _metrics_lines{0};

@@ -184,6 +184,44 @@ std::vector<std::pair<double, double>> percentile_points(const std::vector<perce
   return points;
 }
 
+// A geo-replicated run's remote side: the replicators' backlog beside the remote
+// subscriptions' (what has not crossed, and what crossed but was not read yet), and the
+// remote applications' end-to-end latency over time.
+void remote_plots(const run_data& run, std::int64_t start, std::vector<plot>& plots) {
+  const auto& remote = *run.remote;
+  const auto seconds = [&](std::int64_t at) { return static_cast<double>(at - start) / 1000.0; };
+  plot backlog{"replication-backlog",
+               "Replication backlog and the remote subscriptions' backlog",
+               "seconds since run start",
+               "messages",
+               {}};
+  series replication{"replication backlog (sum over topics)", {}, 1};
+  for (const auto& s : remote.replication) replication.points.emplace_back(seconds(s.epoch_millis), s.backlog);
+  backlog.lines.push_back(std::move(replication));
+  int color = 2;
+  for (const auto& [subscription, samples] : remote.backlog) {
+    series line{"remote " + subscription, {}, color++, true};
+    for (const auto& s : samples) line.points.emplace_back(seconds(s.epoch_millis), s.backlog);
+    backlog.lines.push_back(std::move(line));
+  }
+  plots.push_back(std::move(backlog));
+
+  plot latency{"remote-latency-timeline",
+               "Remote applications' end-to-end latency (p99 solid, p50 dashed)",
+               "seconds since run start",
+               "latency (ms)",
+               {}};
+  color = 2;
+  for (const auto& app : remote.applications) {
+    latency.lines.push_back({"remote " + app.subscription + " p99",
+                             per_second(app.timeline, start, &timeline_point::p99_millis, true), color});
+    latency.lines.push_back({"remote " + app.subscription + " p50",
+                             per_second(app.timeline, start, &timeline_point::p50_millis, true), color, true});
+    ++color;
+  }
+  plots.push_back(std::move(latency));
+}
+
 std::vector<plot> plots_for(const run_data& run) {
   auto start = run.start_millis();
   std::vector<plot> plots;
@@ -253,6 +291,7 @@ std::vector<plot> plots_for(const run_data& run) {
     ++color;
   }
   plots.push_back(std::move(over_time));
+  if (run.remote) remote_plots(run, start, plots);
 
   for (auto& p : plots) {
     std::erase_if(p.lines, [](const series& s) { return s.points.empty(); });

@@ -33,8 +33,9 @@ struct chart_set {
   std::vector<std::string> notes;
 };
 
-// Draws throughput, backlog, latency-percentiles and latency-timeline (each when the run
-// has its data) into charts_dir, which is created. The time charts count seconds from the
+// Draws throughput, backlog, latency-percentiles and latency-timeline, and with a remote
+// cluster replication-backlog and remote-latency-timeline (each when the run has its data)
+// into charts_dir, which is created. The time charts count seconds from the
 // run's start and mark its events. Never fails: what could not be drawn is in `notes`.
 chart_set draw_charts(const run_data& run, const std::filesystem::path& charts_dir, const chart_options& options);
 

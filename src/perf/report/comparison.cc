@@ -115,7 +115,7 @@ std::vector<section> figure_sections(const run_data& a, const run_data& b) {
     joined[key].second = f;
   }
   std::vector<section> sections;
-  for (const char* group : {"Throughput", "Latency", "Correctness", "Catch-up", "Backlog"}) {
+  for (const char* group : {"Throughput", "Latency", "Correctness", "Catch-up", "Backlog", "Geo-replication"}) {
     table t{{"Figure", "A", "B", "B − A", "Change"}, {false, true, true, true, true}, {}};
     for (const auto& key : order) {
       if (key.first != group) continue;
@@ -128,9 +128,12 @@ std::vector<section> figure_sections(const run_data& a, const run_data& b) {
       t.rows.push_back({key.second + (any.unit.empty() ? "" : " (" + any.unit + ")"), format_figure(va),
                         format_figure(vb), delta_text(va, vb), change_text(va, vb)});
     }
-    // Catch-up figures exist only for runs with late applications; a section saying that
-    // neither run has them would be noise in every other comparison.
-    if (t.rows.empty() && std::string_view(group) == "Catch-up") continue;
+    // Catch-up figures exist only for runs with late applications, geo-replication's for
+    // runs with a remote cluster; a section saying that neither run has them would be
+    // noise in every other comparison.
+    if (t.rows.empty() && (std::string_view(group) == "Catch-up" || std::string_view(group) == "Geo-replication")) {
+      continue;
+    }
     section s{group, {}};
     if (t.rows.empty()) {
       s.blocks.push_back(paragraph{"Neither run has these figures."});

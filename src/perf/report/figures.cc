@@ -45,6 +45,31 @@ std::string group_thousands(const std::string& digits) {
   return out;
 }
 
+// A geo-replicated run's remote side (group "Geo-replication"): each remote application's
+// correctness and end-to-end latency, the replicators' worst backlog and delay.
+void remote_figures(const run_data& run, std::vector<key_figure>& figures) {
+  using enum key_figure::better;
+  constexpr const char* group = "Geo-replication";
+  for (const auto& app : run.remote->applications) {
+    const auto number = [&](const char* key) { return app.summary ? json_number(*app.summary, key) : std::nullopt; };
+    const auto name = "remote " + app.subscription;
+    figures.push_back({group, name + " received", number("messagesPerSecond"), "msg/s"});
+    figures.push_back({group, name + " missing", run.remote_missing_messages(app.subscription), "", lower});
+    figures.push_back({group, name + " ordering violations", number("orderingViolations"), "", lower});
+    const auto latency = from_summary(app.summary, "endToEndLatencyMillis", app.latency);
+    figures.push_back({group, name + " end to end p50", latency[0], "ms", lower});
+    figures.push_back({group, name + " end to end p99", latency[2], "ms", lower});
+  }
+  if (run.remote->replication.empty()) return;
+  double backlog = 0, delay = 0;
+  for (const auto& s : run.remote->replication) {
+    backlog = std::max(backlog, s.backlog);
+    delay = std::max(delay, s.max_delay_seconds);
+  }
+  figures.push_back({group, "max replication backlog", backlog, "", lower});
+  figures.push_back({group, "max replication delay", delay, "s", lower});
+}
+
 }  // namespace
 
 std::vector<latency_row> latency_rows(const run_data& run) {
@@ -99,6 +124,7 @@ std::vector<key_figure> key_figures(const run_data& run) {
     for (const auto& s : samples) max_backlog = std::max(max_backlog, s.backlog);
     figures.push_back({"Backlog", subscription + " max backlog", max_backlog, "", lower});
   }
+  if (run.remote) remote_figures(run, figures);
   return figures;
 }
 

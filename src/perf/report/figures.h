@@ -29,7 +29,8 @@ std::vector<latency_row> latency_rows(const run_data& run);
 
 // One comparable figure of a run, keyed by group and label.
 struct key_figure {
-  std::string group;  // "Throughput", "Latency", "Correctness", "Catch-up", "Backlog"
+  // "Throughput", "Latency", "Correctness", "Catch-up", "Backlog", "Geo-replication"
+  std::string group;
   std::string label;
   std::optional<double> value;
   std::string unit;  // "msg/s", "ms", "s", "" (a count)

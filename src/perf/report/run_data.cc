@@ -194,7 +194,10 @@ void load_run_settings(run_data& data) {
   }
 }
 
-void load_config(run_data& data, loader& files, std::set<std::string, decltype(&natural_less)>& subscriptions) {
+using subscription_set = std::set<std::string, decltype(&natural_less)>;
+
+void load_config(run_data& data, loader& files, subscription_set& subscriptions,
+                 subscription_set& remote_subscriptions) {
   auto content = files.text("resolved-config.yaml");
   if (!content) return;
   YAML::Node config;
@@ -212,18 +215,27 @@ void load_config(run_data& data, loader& files, std::set<std::string, decltype(&
     int applications = count ? std::atoi(count->c_str()) : 0;
     // A bad count in a hand-edited file must not make the report list a million names.
     for (int a = 0; a < std::min(applications, 1000); ++a) subscriptions.insert(prefix + std::to_string(a));
+    // A remote cluster's applications read the same subscriptions, as many as it says
+    // (the local count when it does not).
+    if (auto remote = yaml_find(config, "cluster.remote")) {
+      data.remote.emplace();
+      auto remote_count = yaml_scalar(config, "cluster.remote.applications.count");
+      const int count = remote_count ? std::atoi(remote_count->c_str()) : applications;
+      for (int a = 0; a < std::min(count, 1000); ++a) remote_subscriptions.insert(prefix + std::to_string(a));
+    }
   } catch (const YAML::Exception& e) {
     data.unreadable.push_back(fmt::format("resolved-config.yaml: {}", e.what()));
   }
 }
 
-void load_topic_stats(run_data& data, loader& files) {
-  auto content = files.text("topic-stats.csv");
+void load_topic_stats(run_data& data, loader& files, const std::string& file,
+                      std::map<std::string, std::vector<subscription_sample>>& backlog) {
+  auto content = files.text(file);
   if (!content) return;
   auto table = parse_csv(*content);
   auto subscription_column = table.column("subscription");
   if (!table.column("epochMillis") || !subscription_column || !table.column("msgBacklog")) {
-    data.unreadable.push_back("topic-stats.csv: no epochMillis, subscription or msgBacklog column");
+    data.unreadable.push_back(fmt::format("{}: no epochMillis, subscription or msgBacklog column", file));
     return;
   }
   std::map<std::string, std::map<std::int64_t, subscription_sample>> sums;
@@ -237,7 +249,7 @@ void load_topic_stats(run_data& data, loader& files) {
     sample.out_counter += table.number(row, "msgOutCounter").value_or(0);
   }
   for (auto& [subscription, samples] : sums) {
-    auto& series = data.backlog[subscription];
+    auto& series = backlog[subscription];
     for (auto& [millis, sample] : samples) series.push_back(sample);
   }
 }
@@ -310,11 +322,47 @@ void load_bookie_metrics(run_data& data) {
   }
 }
 
-application_data load_application(loader& files, const fs::path& dir, const std::string& subscription) {
+// replication-stats.csv (replication_stats.h's columns), summed per sample time.
+void load_replication_stats(run_data& data, remote_data& remote) {
+  auto content = read_text(data.dir / "replication-stats.csv");
+  if (!content) {
+    if (content.error() != base::errc::not_found) {
+      data.unreadable.push_back(fmt::format("replication-stats.csv: {}", content.error().detail()));
+    } else {
+      data.missing.push_back("replication-stats.csv");
+    }
+    return;
+  }
+  auto table = parse_csv(content.value());
+  if (!table.column("epochMillis") || !table.column("replicationBacklog")) {
+    data.unreadable.push_back("replication-stats.csv: no epochMillis or replicationBacklog column");
+    return;
+  }
+  remote.has_replication_stats = true;
+  std::map<std::int64_t, replication_sample> by_time;
+  for (const auto& row : table.rows) {
+    const auto millis = table.number(row, "epochMillis");
+    if (!millis) continue;
+    const auto at = static_cast<std::int64_t>(*millis);
+    auto& sample = by_time[at];
+    sample.epoch_millis = at;
+    sample.backlog += table.number(row, "replicationBacklog").value_or(0);
+    sample.max_delay_seconds =
+        std::max(sample.max_delay_seconds, table.number(row, "replicationDelayInSeconds").value_or(0));
+    sample.rate_out += table.number(row, "msgRateOut").value_or(0);
+    ++sample.replicators;
+    if (table.text(row, "connected") != "true") ++sample.disconnected;
+  }
+  for (auto& [at, sample] : by_time) remote.replication.push_back(sample);
+}
+
+// `folder`: "applications", or "remote-applications" for a remote cluster's.
+application_data load_application(loader& files, const fs::path& dir, const std::string& folder,
+                                  const std::string& subscription) {
   application_data app;
   app.subscription = subscription;
-  std::string base = "applications/" + subscription + "/";
-  if (!files.folder("applications/" + subscription)) return app;
+  std::string base = folder + "/" + subscription + "/";
+  if (!files.folder(folder + "/" + subscription)) return app;
   app.summary = files.json(base + "application-summary.json");
   app.latency = files.hgrm(base + "application-latency.hgrm");
   app.timeline = files.timeline(base + "application-timeline.csv", "received");
@@ -326,6 +374,22 @@ application_data load_application(loader& files, const fs::path& dir, const std:
     if (!text.empty() && text.back() != '\n') ++app.violation_samples;
   }
   return app;
+}
+
+// The remote side, when the configuration has a remote cluster or the run left remote
+// applications: those the configuration asks for and those with a folder.
+void load_remote(run_data& data, loader& files, subscription_set& subscriptions) {
+  std::error_code ec;
+  for (fs::directory_iterator it(data.dir / "remote-applications", ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->is_directory(ec)) subscriptions.insert(it->path().filename().string());
+  }
+  if (!data.remote && subscriptions.empty()) return;
+  if (!data.remote) data.remote.emplace();
+  load_topic_stats(data, files, "remote-topic-stats.csv", data.remote->backlog);
+  load_replication_stats(data, *data.remote);
+  for (const auto& subscription : subscriptions) {
+    data.remote->applications.push_back(load_application(files, data.dir, "remote-applications", subscription));
+  }
 }
 
 }  // namespace
@@ -367,6 +431,13 @@ std::vector<std::string> run_data::failures() const {
   return reasons;
 }
 
+std::optional<double> run_data::remote_missing_messages(const std::string& subscription) const {
+  if (!run_info) return std::nullopt;
+  auto it = run_info->find("remoteMissingMessages");
+  if (it == run_info->end()) return std::nullopt;
+  return json_number(*it, subscription);
+}
+
 std::optional<double> run_data::missing_messages(const std::string& subscription) const {
   if (!run_info) return std::nullopt;
   auto it = run_info->find("missingMessages");
@@ -391,6 +462,12 @@ std::vector<std::string> run_data::existing_files() const {
   };
   add_folder("gateways");
   for (const auto& app : applications) add_folder(fs::path("applications") / app.subscription);
+  if (remote) {
+    for (const char* name : {"remote-topic-stats.csv", "replication-stats.csv"}) {
+      if (fs::is_regular_file(dir / name, ec)) files.emplace_back(name);
+    }
+    for (const auto& app : remote->applications) add_folder(fs::path("remote-applications") / app.subscription);
+  }
   add_folder("workloads");
   return files;
 }
@@ -422,10 +499,11 @@ result<run_data> load_run_data(const fs::path& dir) {
   }
 
   load_run_settings(data);
-  std::set<std::string, decltype(&natural_less)> subscriptions(&natural_less);
-  load_config(data, files, subscriptions);
+  subscription_set subscriptions(&natural_less);
+  subscription_set remote_subscriptions(&natural_less);
+  load_config(data, files, subscriptions, remote_subscriptions);
   if (auto text = files.text("events.csv")) data.events = parse_events(*text);
-  load_topic_stats(data, files);
+  load_topic_stats(data, files, "topic-stats.csv", data.backlog);
   load_broker_metrics(data);
   load_bookie_metrics(data);
 
@@ -449,8 +527,9 @@ result<run_data> load_run_data(const fs::path& dir) {
   }
   if (subscriptions.empty()) data.missing.push_back("applications/");
   for (const auto& subscription : subscriptions) {
-    data.applications.push_back(load_application(files, dir, subscription));
+    data.applications.push_back(load_application(files, dir, "applications", subscription));
   }
+  load_remote(data, files, remote_subscriptions);
   return data;
 }
 

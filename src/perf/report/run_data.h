@@ -73,6 +73,27 @@ struct setting {
   std::string value;
 };
 
+// One sample of replication-stats.csv, summed over the topics (and remote clusters): the
+// replicators' backlog, the worst delay, how many were disconnected, their send rate.
+struct replication_sample {
+  std::int64_t epoch_millis = 0;
+  double backlog = 0;
+  double max_delay_seconds = 0;
+  int replicators = 0;
+  int disconnected = 0;
+  double rate_out = 0;  // msg/s
+};
+
+// A geo-replicated run's remote side (cluster.remote): the remote cluster's applications,
+// its topics' backlog (remote-topic-stats.csv) and the replicators' stats
+// (replication-stats.csv).
+struct remote_data {
+  std::vector<application_data> applications;  // under remote-applications/, by subscription
+  std::map<std::string, std::vector<subscription_sample>> backlog;
+  std::vector<replication_sample> replication;  // in time order
+  bool has_replication_stats = false;           // replication-stats.csv exists and could be read
+};
+
 struct run_data {
   std::filesystem::path dir;
   std::string run_id;  // run-id.txt, else run-info.json's runId, else empty
@@ -98,6 +119,9 @@ struct run_data {
   std::map<std::string, std::vector<std::pair<std::int64_t, double>>> bookie_journal_sync_millis;
   gateways_data gateways;
   std::vector<application_data> applications;  // by subscription, in name order
+  // With a remote cluster only (resolved-config.yaml's cluster.remote, or a
+  // remote-applications/ folder).
+  std::optional<remote_data> remote;
   // The contract's files this run lacks ("events.csv", "applications/x/...") and the ones
   // that exist but could not be read ("path: reason").
   std::vector<std::string> missing;
@@ -111,6 +135,8 @@ struct run_data {
   std::vector<std::string> failures() const;
   // run-info.json's missingMessages for the subscription, when it has it.
   std::optional<double> missing_messages(const std::string& subscription) const;
+  // run-info.json's remoteMissingMessages for the remote application of that subscription.
+  std::optional<double> remote_missing_messages(const std::string& subscription) const;
   // The relative paths of the run's files that exist, for the report's file list.
   std::vector<std::string> existing_files() const;
 };

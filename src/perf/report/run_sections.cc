@@ -4,6 +4,7 @@
 #include "perf/report/catch_up.h"
 #include "perf/report/figures.h"
 #include "perf/report/network_section.h"
+#include "perf/report/remote_section.h"
 #include "perf/report/report_content.h"
 
 #include <fmt/format.h>
@@ -40,18 +41,26 @@ section missing_section(const run_data& run) {
 // "2 brokers, 3 bookies and 1 ZooKeeper server, each in a network namespace of its own;
 // up in 1.4 s (cluster.json)".
 inline_text cluster_summary(const nlohmann::json& cluster) {
-  std::map<std::string, int> count;
+  // Per cluster: the first ("local", and nodes of older files that name none) and a
+  // remote one (geo-replication).
+  std::map<std::string, int> count, remote;
   for (const auto& node : cluster.value("nodes", nlohmann::json::array())) {
-    if (node.is_object()) ++count[node.value("role", "")];
+    if (!node.is_object()) continue;
+    ++(node.value("cluster", "local") == "remote" ? remote : count)[node.value("role", "")];
   }
   const auto plural = [](int n, std::string_view one, std::string_view many) {
     return fmt::format("{} {}", n, n == 1 ? one : many);
   };
-  inline_text out(fmt::format(
-      "{}, {} and {}, {}; up in {:.1f} s (", plural(count["broker"], "broker", "brokers"),
-      plural(count["bookie"], "bookie", "bookies"), plural(count["zookeeper"], "ZooKeeper server", "ZooKeeper servers"),
-      cluster.value("inNamespaces", false) ? "each in a network namespace of its own" : "all on 127.0.0.1",
-      cluster.value("setupMillis", 0) / 1000.0));
+  const auto parts = [&](std::map<std::string, int>& c) {
+    return fmt::format("{}, {} and {}", plural(c["broker"], "broker", "brokers"),
+                       plural(c["bookie"], "bookie", "bookies"),
+                       plural(c["zookeeper"], "ZooKeeper server", "ZooKeeper servers"));
+  };
+  inline_text out(
+      fmt::format("{}{}, {}; up in {:.1f} s (", parts(count),
+                  remote.empty() ? "" : fmt::format("; a remote cluster of {} (geo-replication)", parts(remote)),
+                  cluster.value("inNamespaces", false) ? "each in a network namespace of its own" : "all on 127.0.0.1",
+                  cluster.value("setupMillis", 0) / 1000.0));
   out.spans.push_back(link("cluster.json", "cluster.json").spans.front());
   out.spans.push_back({span::style::text, ")", {}});
   return out;
@@ -63,8 +72,11 @@ table cluster_nodes_table(const nlohmann::json& cluster) {
   for (const auto& node : cluster.value("nodes", nlohmann::json::array())) {
     if (!node.is_object()) continue;
     const auto log = node.value("log", "");
-    t.rows.push_back({code(node.value("name", "")), node.value("role", ""), node.value("address", ""),
-                      code(node.value("namespace", "")), log.empty() ? inline_text("") : link(log, log)});
+    const auto role = node.value("role", "");
+    t.rows.push_back({code(node.value("name", "")),
+                      node.value("cluster", "local") == "remote" ? fmt::format("{} (remote)", role) : role,
+                      node.value("address", ""), code(node.value("namespace", "")),
+                      log.empty() ? inline_text("") : link(log, log)});
   }
   return t;
 }
@@ -325,6 +337,7 @@ document run_document(const run_data& run, const chart_set& charts, const fs::pa
   doc.sections.push_back(settings_section(run));
   if (run.network) doc.sections.push_back(network_section(*run.network));
   doc.sections.push_back(correctness_section(run));
+  if (run.remote) doc.sections.push_back(remote_section(run));
   doc.sections.push_back(throughput_section(run));
   if (has_late_applications(run)) doc.sections.push_back(catch_up_section(run));
   doc.sections.push_back(latency_section(run));

@@ -1,9 +1,11 @@
 // network_endpoints: what the endpoint names of a scenario's network impairments mean in
 // its cluster: the nodes the launcher makes (zookeeper-N, bookie-N, broker-N, gateways,
-// applications) behind each name.
+// applications, and with cluster.remote remote-zookeeper-N, remote-bookie-N,
+// remote-broker-N, remote-applications) behind each name.
 //
-//   endpoint_nodes("bookies", cluster)   // {"bookie-0", "bookie-1", "bookie-2"}
-//   endpoint_nodes("clients", cluster)   // {"gateways", "applications"}
+//   endpoint_nodes("bookies", cluster)         // {"bookie-0", "bookie-1", "bookie-2"}
+//   endpoint_nodes("clients", cluster)         // {"gateways", "applications"}
+//   endpoint_nodes("remote-region", cluster)   // every remote-* node
 //
 // Stateless, thread-safe.
 #pragma once

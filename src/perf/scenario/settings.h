@@ -15,6 +15,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace magnetar::perf {
@@ -30,15 +31,45 @@ struct node_group_settings {
 // only, or every broker (so that a cut-off broker is not the clients' only way in).
 enum class bootstrap_brokers { single, all };
 
+// The namespace the launcher replicates between the clusters (its tenant allowed in both,
+// its replication clusters set to both): a geo-replicated scenario's topics live there.
+inline constexpr std::string_view replicated_namespace = "public/default";
+inline constexpr std::string_view replicated_namespace_path = "public/default/";
+
+// `cluster.remote.applications`: the remote region's applications, which read the
+// replicated messages with the workload's subscriptions. Each key the scenario leaves out
+// copies the local applications' (parse_settings fills them in).
+struct remote_applications_settings {
+  int count = 1;
+  int pods_per_application = 1;
+  std::map<std::string, std::string> env;
+};
+
+// `cluster.remote`: a second cluster (geo-replication) in namespaces of its own, with its
+// own ZooKeeper, sharing the first cluster's ZooKeeper as its configuration store. Its
+// brokers, bookies and ZooKeeper copy the first cluster's unless the scenario sets them.
+struct remote_cluster_settings {
+  node_group_settings brokers;
+  node_group_settings bookies;
+  int zookeeper_replicas = 1;
+  remote_applications_settings applications;
+  // Retention of the replicated namespace (public/default), set through the admin API once
+  // replication is on; 0 leaves the brokers' default.
+  int retention_minutes = 0;
+};
+
 struct cluster_settings {
   node_group_settings brokers;
   node_group_settings bookies;
   int zookeeper_replicas = 1;  // `cluster.zookeeper.replicas`: 1, or 3 for an ensemble
   bootstrap_brokers bootstrap = bootstrap_brokers::single;
+  std::optional<remote_cluster_settings> remote;
 
   // One broker, one bookie and one ZooKeeper server: the launcher runs a standalone (the
-  // fastest set-up); anything else is a cluster of processes.
-  bool standalone() const { return brokers.replicas == 1 && bookies.replicas == 1 && zookeeper_replicas == 1; }
+  // fastest set-up); anything else, a remote cluster included, is a cluster of processes.
+  bool standalone() const {
+    return brokers.replicas == 1 && bookies.replicas == 1 && zookeeper_replicas == 1 && !remote;
+  }
 };
 
 struct warmup_settings {

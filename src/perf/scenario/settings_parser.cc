@@ -90,6 +90,34 @@ void read_iot(settings_reader workloads, iot_telemetry_settings& out) {
   restarts.read("fraction", out.pod_restarts.fraction, 0.0, 1.0);
 }
 
+// `cluster.remote`: each part the scenario leaves out copies the first cluster's (or the
+// local applications'), so `remote: {}` is a twin region.
+void read_remote(settings_reader& cluster, const cluster_settings& local, const applications_settings& applications,
+                 std::optional<remote_cluster_settings>& out) {
+  if (!cluster.has("remote")) return;
+  auto remote = cluster.section("remote", {"brokers", "bookies", "zookeeper", "applications", "retentionMinutes"});
+  remote_cluster_settings r{.brokers = local.brokers,
+                            .bookies = local.bookies,
+                            .zookeeper_replicas = local.zookeeper_replicas,
+                            .applications = {.count = applications.count,
+                                             .pods_per_application = applications.pods_per_application,
+                                             .env = applications.env}};
+  read_node_group(remote.section("brokers", {"replicas", "env"}), r.brokers);
+  read_node_group(remote.section("bookies", {"replicas", "env"}), r.bookies);
+  auto zookeeper = remote.section("zookeeper", {"replicas"});
+  zookeeper.read("replicas", r.zookeeper_replicas, 1, 3);
+  if (r.zookeeper_replicas == 2) {
+    cluster.problems().add(
+        fmt::format("{}: 2 servers cannot lose one and keep a quorum; use 1 or 3", zookeeper.path_of("replicas")));
+  }
+  auto apps = remote.section("applications", {"count", "podsPerApplication", "env"});
+  apps.read("count", r.applications.count, 1);
+  apps.read("podsPerApplication", r.applications.pods_per_application, 1);
+  apps.read("env", r.applications.env);
+  remote.read("retentionMinutes", r.retention_minutes, 0);
+  out = std::move(r);
+}
+
 // Upstream's profiling section configures a Java profiler; magnetar-perf has none, and
 // running a scenario that asks for one without it would measure something else.
 void check_profiling(const YAML::Node& profiling, problem_list& problems) {
@@ -109,10 +137,10 @@ result<scenario_settings> parse_settings(const YAML::Node& resolved) {
   }
   scenario_settings settings;
   settings_reader root(resolved, "", {"cluster", "workloads", "network", "metrics", "output", "profiling"}, problems);
+  auto cluster = root.section("cluster", {"brokers", "bookies", "zookeeper", "remote"});
+  read_brokers(cluster, settings.cluster);
+  read_node_group(cluster.section("bookies", {"replicas", "env"}), settings.cluster.bookies);
   {
-    auto cluster = root.section("cluster", {"brokers", "bookies", "zookeeper"});
-    read_brokers(cluster, settings.cluster);
-    read_node_group(cluster.section("bookies", {"replicas", "env"}), settings.cluster.bookies);
     auto zookeeper = cluster.section("zookeeper", {"replicas"});
     zookeeper.read("replicas", settings.cluster.zookeeper_replicas, 1, 3);
     if (settings.cluster.zookeeper_replicas == 2) {
@@ -129,6 +157,8 @@ result<scenario_settings> parse_settings(const YAML::Node& resolved) {
     }
     read_iot(workloads, settings.iot);
   }
+  // After the workload: the remote applications default to the local ones.
+  read_remote(cluster, settings.cluster, settings.iot.applications, settings.cluster.remote);
   read_network(root, settings.network);
   root.section("metrics", {"intervalSeconds"}).read("intervalSeconds", settings.metrics_interval_seconds, 1);
   {

@@ -97,6 +97,40 @@ void check_output_name(const scenario_settings& settings, problem_list& problems
   }
 }
 
+// The launcher replicates one namespace, public/default (the broker side's replication is
+// a namespace policy): topics elsewhere would never reach the remote cluster.
+void check_remote(const scenario_settings& settings, problem_list& problems) {
+  if (!settings.cluster.remote) return;
+  const auto& prefix = settings.iot.topics.prefix;
+  for (std::string_view domain : {"persistent://", "non-persistent://"}) {
+    if (!prefix.starts_with(domain)) continue;
+    if (std::string_view(prefix).substr(domain.size()).starts_with(replicated_namespace_path)) return;
+  }
+  problems.add(
+      fmt::format("{}.topics.prefix \"{}\" is outside {}: with cluster.remote (geo-replication) the topics must "
+                  "be in the namespace the launcher replicates; use a prefix such as "
+                  "persistent://public/default/iot-telemetry-",
+                  iot, prefix, replicated_namespace));
+}
+
+result<void> check_ensemble(const node_group_settings& brokers, const node_group_settings& bookies,
+                            std::string_view where) {
+  const auto& env = brokers.env;
+  const auto ensemble = env.find("managedLedgerDefaultEnsembleSize");
+  if (ensemble == env.end()) return success();
+  int size = 0;
+  const auto& text = ensemble->second;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), size);
+  if (error != std::errc{} || end != text.data() + text.size()) return success();  // the broker names the problem
+  if (size > bookies.replicas) {
+    return fail(base::errc::invalid_argument,
+                fmt::format("{0}.brokers.env.managedLedgerDefaultEnsembleSize: {1} bookies per ledger, but "
+                            "{0}.bookies.replicas is {2}; no ledger could be created",
+                            where, size, bookies.replicas));
+  }
+  return success();
+}
+
 }  // namespace
 
 void validate_settings(const scenario_settings& settings, problem_list& problems) {
@@ -107,22 +141,14 @@ void validate_settings(const scenario_settings& settings, problem_list& problems
   check_timeout(s, problems);
   check_joins(s, problems);
   check_output_name(settings, problems);
+  check_remote(settings, problems);
   check_network(settings, problems);
 }
 
 result<void> check_cluster(const cluster_settings& cluster) {
-  const auto& env = cluster.brokers.env;
-  const auto ensemble = env.find("managedLedgerDefaultEnsembleSize");
-  if (ensemble == env.end()) return success();
-  int size = 0;
-  const auto& text = ensemble->second;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), size);
-  if (error != std::errc{} || end != text.data() + text.size()) return success();  // the broker names the problem
-  if (size > cluster.bookies.replicas) {
-    return fail(base::errc::invalid_argument,
-                fmt::format("cluster.brokers.env.managedLedgerDefaultEnsembleSize: {} bookies per ledger, but "
-                            "cluster.bookies.replicas is {}; no ledger could be created",
-                            size, cluster.bookies.replicas));
+  MAGNETAR_TRY(check_ensemble(cluster.brokers, cluster.bookies, "cluster"));
+  if (cluster.remote) {
+    MAGNETAR_TRY(check_ensemble(cluster.remote->brokers, cluster.remote->bookies, "cluster.remote"));
   }
   return success();
 }

@@ -134,7 +134,8 @@ void application::join_when_due(std::chrono::steady_clock::time_point deadline) 
   if (_stopping.load()) return;
   // Joining starts now: opening the pods is part of what a late consumer waits for.
   _catch_up.joined(epoch_millis_now());
-  append_event(_options.events_file, "applications", fmt::format("application-joined-{}", _subscription));
+  append_event(_options.events_file, _options.applications_source(),
+               _options.remote_prefix() + fmt::format("application-joined-{}", _subscription));
   if (auto opened = open_pods(); !opened) {
     fmt::print(stderr, "iot-consume: {} could not join: {}\n", _subscription, opened.error());
     _join_failed = true;
@@ -151,7 +152,8 @@ void application::receive_loop(pod& p) {
       (void)p.pulsar->close();
       p.pulsar.reset();
       ++_pod_restarts;
-      append_event(_options.events_file, "applications", fmt::format("pod-restart-{}-{}", _subscription, p.index));
+      append_event(_options.events_file, _options.applications_source(),
+                   _options.remote_prefix() + fmt::format("pod-restart-{}-{}", _subscription, p.index));
       while (!_stopping.load()) {
         auto c = create_client();
         if (c) {
@@ -215,7 +217,8 @@ void application::handle(pod& p, const message& m) {
     _timeline.record_latency_micros(latency);
     if (late() && _catch_up.received(topic, static_cast<std::int64_t>(m.publish_time()), received_micros / 1000,
                                      [this] { return _tracker.counts().unique; })) {
-      append_event(_options.events_file, "applications", fmt::format("application-caught-up-{}", _subscription));
+      append_event(_options.events_file, _options.applications_source(),
+                   _options.remote_prefix() + fmt::format("application-caught-up-{}", _subscription));
     }
   }
   const auto outcome = _tracker.record(

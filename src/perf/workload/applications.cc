@@ -1,5 +1,6 @@
 #include "perf/workload/applications.h"
 
+#include "base/errc.h"
 #include "perf/scenario/scenario_loader.h"
 #include "perf/workload/application.h"
 #include "perf/workload/coordination.h"
@@ -44,15 +45,35 @@ class pod_restarter {
 
 }  // namespace
 
+result<iot_telemetry_settings> applications_of(const scenario_settings& settings, bool remote) {
+  iot_telemetry_settings iot = settings.iot;
+  if (!remote) return iot;
+  if (!settings.cluster.remote) {
+    return fail(base::errc::invalid_argument, "--remote: the scenario has no remote cluster (cluster.remote)");
+  }
+  const auto& applications = settings.cluster.remote->applications;
+  iot.applications.count = applications.count;
+  iot.applications.pods_per_application = applications.pods_per_application;
+  iot.applications.env = applications.env;
+  // They read from the start: a late join is the local applications' experiment.
+  iot.applications.join_seconds.clear();
+  return iot;
+}
+
 int run_applications(const workload_options& options) {
   auto settings = load_resolved_config(options.config);
   if (!settings) {
     fmt::print(stderr, "iot-consume: {}\n", settings.error());
     return workload_failed;
   }
-  const auto& iot = settings.value().iot;
+  auto selected = applications_of(settings.value(), options.remote);
+  if (!selected) {
+    fmt::print(stderr, "iot-consume: {}\n", selected.error());
+    return workload_failed;
+  }
+  const iot_telemetry_settings& iot = selected.value();
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(iot.timeout_seconds);
-  coordination markers(options.coordination_dir, options.run_id);
+  coordination markers(options.coordination_dir, options.run_id, options.remote_prefix());
   const bool any_late = std::any_of(iot.applications.join_seconds.begin(), iot.applications.join_seconds.end(),
                                     [](int seconds) { return seconds > 0; });
   if (any_late && options.run_id.empty()) {
@@ -75,7 +96,7 @@ int run_applications(const workload_options& options) {
       return workload_failed;
     }
   }
-  append_event(options.events_file, "applications", "applications-ready");
+  append_event(options.events_file, options.applications_source(), options.remote_prefix() + "applications-ready");
 
   pod_restarter restarter(iot);
   bool timed_out = false;
@@ -109,7 +130,7 @@ int run_applications(const workload_options& options) {
       exit_code = workload_failed;
     }
   }
-  append_event(options.events_file, "applications", "applications-finished");
+  append_event(options.events_file, options.applications_source(), options.remote_prefix() + "applications-finished");
   return exit_code;
 }
 

@@ -11,15 +11,15 @@
 
 namespace magnetar::perf {
 
-coordination::coordination(std::filesystem::path directory, std::string run_id)
-    : _directory(std::move(directory)), _run_id(std::move(run_id)) {}
+coordination::coordination(std::filesystem::path directory, std::string run_id, std::string applications)
+    : _directory(std::move(directory)), _run_id(std::move(run_id)), _applications(std::move(applications)) {}
 
 std::filesystem::path coordination::applications_ready(const std::string& subscription) const {
-  return _directory / fmt::format("{}.applications-ready.{}", _run_id, subscription);
+  return _directory / fmt::format("{}.applications-ready.{}{}", _run_id, _applications, subscription);
 }
 
 std::filesystem::path coordination::warmup_received(int round, const std::string& subscription) const {
-  return _directory / fmt::format("{}.warmup-{}.{}", _run_id, round, subscription);
+  return _directory / fmt::format("{}.warmup-{}.{}{}", _run_id, round, _applications, subscription);
 }
 
 std::filesystem::path coordination::measurement_start() const {

@@ -22,7 +22,10 @@ namespace magnetar::perf {
 
 class coordination {
  public:
-  coordination(std::filesystem::path directory, std::string run_id);
+  // `applications`: what the per-application markers put before the subscription: "" for
+  // the applications, "remote-" for a remote cluster's (geo-replication), which read the
+  // same subscriptions and must not pass for the local ones.
+  coordination(std::filesystem::path directory, std::string run_id, std::string applications = "");
 
   // The marker names of src/perf/README.md.
   std::filesystem::path applications_ready(const std::string& subscription) const;
@@ -44,6 +47,7 @@ class coordination {
  private:
   std::filesystem::path _directory;
   std::string _run_id;
+  std::string _applications;
 };
 
 // Appends `epochMillis,source,event` to the run's events.csv through events_log

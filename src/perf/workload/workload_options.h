@@ -21,6 +21,15 @@ struct workload_options {
   // (run_workload_command) takes them before any thread starts, so that every thread
   // has them; run_gateways and run_applications don't.
   int nice = 0;
+  // iot-consume --remote: the applications of the remote cluster (cluster.remote.
+  // applications), reading the replicated messages: their markers and events are
+  // prefixed "remote-", their source in events.csv is remote-applications.
+  bool remote = false;
+
+  // "remote-" for a remote cluster's applications, else "".
+  std::string remote_prefix() const { return remote ? "remote-" : ""; }
+  // The applications' source in events.csv.
+  std::string applications_source() const { return remote_prefix() + "applications"; }
 };
 
 // A workload process's exit codes.

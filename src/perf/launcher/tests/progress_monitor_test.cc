@@ -91,6 +91,39 @@ TEST(progress_monitor, prints_a_line_from_the_run_directory) {
       << lines[0];
 }
 
+TEST(progress_line, a_geo_replicated_run_shows_the_remote_side) {
+  progress_figures f{.elapsed_seconds = 10};
+  f.remote = remote_progress_figures{.received_per_second = 900,
+                                     .backlog = 3,
+                                     .replication_backlog = 40,
+                                     .end_to_end_p50_millis = 30,
+                                     .end_to_end_p99_millis = 52};
+  EXPECT_NE(format_progress_line(f).find(" --- remote received: 900.0 msg/s --- remote backlog: 3 --- replication "
+                                         "backlog: 40 --- remote end-to-end p50: 30.000 ms p99: 52.000 ms"),
+            std::string::npos)
+      << format_progress_line(f);
+  EXPECT_EQ(format_progress_line({.elapsed_seconds = 10}).find("remote"), std::string::npos);
+}
+
+TEST(progress_monitor, reads_the_remote_applications_and_backlogs_with_a_remote_cluster) {
+  temp_dir dir;
+  std::filesystem::create_directories(dir.path() / "remote-applications" / "iot-application-0");
+  std::ofstream(dir.path() / "remote-applications" / "iot-application-0" / "application-timeline.csv")
+      << "epochMillis,received,duplicates,violations,p50Millis,p99Millis,maxMillis\n1,300,0,0,40,50,60\n";
+  std::vector<std::string> lines;
+  progress_monitor monitor({.run_dir = dir.path(),
+                            .print = [&](std::string_view line) { lines.emplace_back(line); },
+                            .remote = true,
+                            .remote_backlog = [] { return std::optional<std::int64_t>(11); },
+                            .replication_backlog = [] { return std::optional<std::int64_t>(22); }});
+  monitor.print_line();
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_NE(lines[0].find("remote received: 300.0 msg/s --- remote backlog: 11 --- replication backlog: 22 --- "
+                          "remote end-to-end p50: 40.000 ms p99: 50.000 ms"),
+            std::string::npos)
+      << lines[0];
+}
+
 TEST(progress_monitor, stop_returns_without_waiting_for_the_interval) {
   temp_dir dir;
   progress_monitor monitor({.run_dir = dir.path(), .interval = std::chrono::seconds(3600)});

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace magnetar::perf {
 namespace {
 
@@ -39,6 +41,17 @@ TEST(run_plan, only_the_applications_get_the_drop_hook) {
   EXPECT_EQ(applications.args[4], "/r/applications");
   EXPECT_EQ(applications.log_file, "/r/workloads/applications.log");
   EXPECT_EQ(workload_spec(workload_kind::applications, paths, false, {}).args.back(), "/r/events.csv");
+}
+
+TEST(run_plan, the_remote_applications_are_iot_consume_remote_in_a_folder_of_their_own) {
+  const workload_paths paths{.program = "p", .run_dir = "/r", .run_id = "abc", .service_url = "pulsar://remote:1"};
+  const auto remote = workload_spec(workload_kind::remote_applications, paths, true, {});
+  EXPECT_EQ(remote.args.front(), "iot-consume");
+  EXPECT_EQ(remote.args[4], "/r/remote-applications");
+  EXPECT_EQ(remote.args[10], "pulsar://remote:1");
+  EXPECT_EQ(remote.args.back(), "--remote");
+  EXPECT_EQ(std::count(remote.args.begin(), remote.args.end(), "--drop-one-message"), 0);
+  EXPECT_EQ(remote.log_file, "/r/workloads/remote-applications.log");
 }
 
 TEST(run_plan, a_workload_told_to_step_down_gets_its_nice_steps) {
@@ -80,6 +93,21 @@ TEST(run_info, has_the_readme_fields) {
   EXPECT_EQ(json["failures"][0], "missing messages: a");
   EXPECT_EQ(json["missingMessages"]["a"], 1);
   EXPECT_TRUE(json["host"].contains("cpuModel"));
+}
+
+TEST(run_info, a_geo_replicated_run_has_the_remote_fields) {
+  run_info info{.run_id = "id", .remote_service_url = "pulsar://r:1", .remote_admin_url = "http://r:2"};
+  info.verdict = {.passed = false, .remote_missing_messages = {{"a", 5}}};
+  const auto json = to_json(info);
+  EXPECT_EQ(json["remoteMissingMessages"]["a"], 5);
+  EXPECT_EQ(json["remoteServiceUrl"], "pulsar://r:1");
+  EXPECT_EQ(json["remoteAdminUrl"], "http://r:2");
+}
+
+TEST(run_info, a_single_cluster_run_has_no_remote_fields) {
+  const auto json = to_json(run_info{.run_id = "id"});
+  EXPECT_FALSE(json.contains("remoteMissingMessages"));
+  EXPECT_FALSE(json.contains("remoteServiceUrl"));
 }
 
 TEST(run_info, is_written_as_json) {

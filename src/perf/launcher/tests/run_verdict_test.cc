@@ -103,3 +103,48 @@ TEST(run_verdict, files_a_failed_workload_did_not_write_are_not_listed_again) {
 
 }  // namespace
 }  // namespace magnetar::perf
+
+namespace magnetar::perf {
+namespace {
+
+verdict_inputs with_remote_applications() {
+  auto in = passing();
+  in.remote_applications = workload_outcome{.exit_code = 0, .log = "r.log"};
+  in.each_remote_application = {clean_application("iot-application-0")};
+  return in;
+}
+
+TEST(run_verdict, clean_remote_applications_pass_and_are_counted_apart) {
+  const auto v = judge_run(with_remote_applications());
+  EXPECT_TRUE(v.passed);
+  EXPECT_EQ(v.remote_missing_messages.at("iot-application-0"), 0u);
+  EXPECT_FALSE(v.missing_messages.contains("iot-application-2"));
+}
+
+TEST(run_verdict, a_message_missing_in_the_remote_cluster_fails_naming_it_remote) {
+  auto in = with_remote_applications();
+  in.each_remote_application[0].missing_messages = 10;
+  in.each_remote_application[0].devices_missing = 3;
+  const auto v = judge_run(in);
+  EXPECT_FALSE(v.passed);
+  EXPECT_TRUE(mentions(v, "missing messages: remote iot-application-0: 10 messages of 3 devices"));
+  EXPECT_EQ(v.remote_missing_messages.at("iot-application-0"), 10u);
+  EXPECT_EQ(v.missing_messages.at("iot-application-0"), 0u);
+}
+
+TEST(run_verdict, a_remote_ordering_violation_names_the_remote_folder) {
+  auto in = with_remote_applications();
+  in.each_remote_application[0].summary = nlohmann::json{{"orderingViolations", 2}, {"invalid", 0}};
+  EXPECT_TRUE(mentions(judge_run(in),
+                       "remote iot-application-0: 2 ordering violations (samples in "
+                       "remote-applications/iot-application-0/ordering-violations.txt)"));
+}
+
+TEST(run_verdict, remote_applications_that_timed_out_say_so) {
+  auto in = with_remote_applications();
+  in.remote_applications->exit_code = 2;
+  EXPECT_TRUE(mentions(judge_run(in), "remote applications: timed out (timeoutSeconds: 240), see r.log"));
+}
+
+}  // namespace
+}  // namespace magnetar::perf

@@ -171,6 +171,21 @@ TEST_F(sampler_against_standalone, the_brokers_cache_counters_go_to_the_metrics_
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), sampler.metrics_lines() + 1) << csv;
 }
 
+TEST_F(sampler_against_standalone, a_topic_that_does_not_replicate_leaves_the_replication_file_its_header) {
+  topic_stats_sampler sampler({.admin = _admin,
+                               .topics = {"persistent://public/default/x"},
+                               .csv_file = _out.path() / "topic-stats.csv",
+                               .interval = std::chrono::milliseconds(20),
+                               .replication_csv_file = _out.path() / "replication-stats.csv"});
+  ASSERT_TRUE(sampler.start());
+  auto created = http::call(_admin, "PUT", "/admin/v2/persistent/public/default/x");
+  ASSERT_TRUE(created) << created.error();
+  ASSERT_TRUE(eventually([&] { return sampler.rows() > 0; }));
+  sampler.stop();
+  EXPECT_FALSE(sampler.latest_replication_backlog());
+  EXPECT_EQ(read_text(_out.path() / "replication-stats.csv"), std::string(replication_stats_csv_header) + "\n");
+}
+
 TEST_F(sampler_against_standalone, the_namespace_of_a_topic_is_created_once) {
   auto first = ensure_namespace(_admin, "persistent://public/perf-launcher-test/t");
   ASSERT_TRUE(first) << first.error();

@@ -30,7 +30,8 @@ TEST_P(shipped_scenario, parses_and_validates) {
 INSTANTIATE_TEST_SUITE_P(files, shipped_scenario,
                          ::testing::Values("scenarios/iot-telemetry-base.yaml", "scenarios/iot-telemetry-small.yaml",
                                            "scenarios/iot-telemetry-high-rate.yaml",
-                                           "scenarios/iot-telemetry-restarts.yaml", "tests/perf/tiny.yaml"));
+                                           "scenarios/iot-telemetry-restarts.yaml", "tests/perf/tiny.yaml",
+                                           "tests/perf/tiny-geo.yaml"));
 
 TEST(shipped_scenarios, high_rate_sends_five_million_measured_messages) {
   auto tree = resolve_scenario(fs::path(MAGNETAR_SOURCE_DIR) / "scenarios/iot-telemetry-high-rate.yaml", {}, {});
@@ -71,10 +72,15 @@ TEST_P(network_overlay, validates_over_the_small_scenario) {
   EXPECT_TRUE(check_cluster(settings.value().cluster));
 }
 
+// geo-replication is the base of the geo-* overlays: a remote cluster, no impairment.
+constexpr std::string_view geo_base = "geo-replication";
+
 std::vector<std::string> network_overlays() {
   std::vector<std::string> names;
   for (const auto& entry : fs::directory_iterator(fs::path(MAGNETAR_SOURCE_DIR) / "scenarios/network")) {
-    if (entry.path().extension() == ".yaml") names.push_back(entry.path().stem().string());
+    if (entry.path().extension() == ".yaml" && entry.path().stem() != geo_base) {
+      names.push_back(entry.path().stem().string());
+    }
   }
   std::sort(names.begin(), names.end());
   return names;
@@ -86,7 +92,37 @@ INSTANTIATE_TEST_SUITE_P(files, network_overlay, ::testing::ValuesIn(network_ove
   return name;
 });
 
-TEST(shipped_scenarios, there_are_twenty_network_overlays) { EXPECT_EQ(network_overlays().size(), 20u); }
+TEST(shipped_scenarios, there_are_twenty_four_network_overlays_besides_the_geo_base) {
+  EXPECT_EQ(network_overlays().size(), 24u);
+}
+
+TEST(shipped_scenarios, geo_replication_adds_a_remote_cluster_with_four_applications_and_an_hour_of_retention) {
+  auto tree = resolve_scenario(fs::path(MAGNETAR_SOURCE_DIR) / "scenarios/iot-telemetry-small.yaml",
+                               {.extends = {"network/geo-replication"}}, {});
+  ASSERT_TRUE(tree) << tree.error();
+  auto settings = parse_settings(tree.value());
+  ASSERT_TRUE(settings) << settings.error();
+  const auto& remote = settings.value().cluster.remote;
+  ASSERT_TRUE(remote);
+  EXPECT_EQ(remote->applications.count, 4);
+  EXPECT_EQ(remote->retention_minutes, 60);
+  EXPECT_EQ(remote->brokers.replicas, settings.value().cluster.brokers.replicas);
+  EXPECT_FALSE(settings.value().network.any_enabled());
+}
+
+TEST(shipped_scenarios, the_geo_overlays_act_between_the_regions_over_the_failover_cluster_too) {
+  for (const char* overlay :
+       {"network/geo-wan", "network/geo-partition", "network/geo-silent-disconnect", "network/geo-constrained-link"}) {
+    auto tree = resolve_scenario(fs::path(MAGNETAR_SOURCE_DIR) / "scenarios/iot-telemetry-small.yaml",
+                                 {.extends = {"failover-cluster", overlay}}, {});
+    ASSERT_TRUE(tree) << overlay << ": " << tree.error();
+    auto settings = parse_settings(tree.value());
+    ASSERT_TRUE(settings) << overlay << ": " << settings.error();
+    ASSERT_TRUE(settings.value().cluster.remote) << overlay;
+    EXPECT_EQ(settings.value().cluster.remote->bookies.replicas, 4) << overlay;
+    EXPECT_TRUE(check_cluster(settings.value().cluster)) << overlay;
+  }
+}
 
 }  // namespace
 }  // namespace magnetar::perf

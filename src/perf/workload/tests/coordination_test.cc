@@ -31,6 +31,14 @@ TEST_F(coordination_test, a_missing_marker_reads_as_nothing) {
   EXPECT_FALSE(c.read(c.gateways_finished()).has_value());
 }
 
+TEST_F(coordination_test, remote_applications_markers_are_other_files) {
+  coordination local(_dir, "run1");
+  coordination remote(_dir, "run1", "remote-");
+  ASSERT_TRUE(remote.write(remote.applications_ready("app-0"), "ready"));
+  EXPECT_FALSE(local.read(local.applications_ready("app-0")).has_value());
+  EXPECT_EQ(remote.applications_ready("app-0").filename(), "run1.applications-ready.remote-app-0");
+}
+
 TEST_F(coordination_test, markers_of_another_run_are_other_files) {
   coordination earlier(_dir, "run1");
   coordination now(_dir, "run2");
