@@ -81,6 +81,8 @@ block replication_block(const remote_data& remote) {
 table remote_backlog_table(const remote_data& remote) {
   table t{{"Remote subscription", "Max backlog", "Final backlog", "Samples"}, {false, true, true, true}, {}};
   for (const auto& [subscription, samples] : remote.backlog) {
+    // A topic sampled before anyone subscribed has a row with no subscription.
+    if (subscription.empty()) continue;
     double max_backlog = 0;
     for (const auto& s : samples) max_backlog = std::max(max_backlog, s.backlog);
     t.rows.push_back({code(subscription), format_count(max_backlog),
