@@ -21,17 +21,6 @@ reports=$(mktemp -d /tmp/magnetar-cluster-e2e.XXXXXX)
 source "$(dirname "$0")/cluster_e2e_lib.sh"
 [[ "$mode" == unprivileged ]] || require_namespaces
 
-nothing_left() {
-  local dir=$1 prefix
-  prefix="mg-$(cut -c1-8 "$dir/run-id.txt")-"
-  if ip netns list | grep -q "^$prefix"; then ip netns list; fail "namespaces of the run are left"; fi
-  for pid in $(jq -r '.nodes[].pid // empty' "$dir/cluster.json"); do
-    # A zombie (reparented, not reaped yet) has ended.
-    state=$(awk '{print $3}' "/proc/$pid/stat" 2> /dev/null || true)
-    [[ -z "$state" || "$state" == Z ]] || fail "process $pid of cluster.json still runs"
-  done
-  ! ip -o link | grep -q ' v-' || fail "a router link is left in the launcher's namespace"
-}
 run_args=(run --scenario "$scenario" --reports-dir "$reports" --magnetar-bin "$magnetar" --progress-interval 2)
 
 case "$mode" in

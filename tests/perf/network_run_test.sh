@@ -16,14 +16,6 @@ reports=$(mktemp -d /tmp/magnetar-network-e2e.XXXXXX)
 source "$(dirname "$0")/cluster_e2e_lib.sh"
 require_namespaces
 
-nothing_left() {
-  local dir=$1 prefix
-  prefix="mg-$(cut -c1-8 "$dir/run-id.txt")-"
-  if ip netns list | grep -q "^$prefix"; then ip netns list; fail "namespaces of the run are left"; fi
-  ! pgrep -f "netem-forward.*$dir" > /dev/null || fail "a delay forwarder of the run still runs"
-  ! pgrep -f "$dir/cluster/" > /dev/null || fail "a node of the run still runs"
-  ! ip -o link | grep -q ' v-' || fail "a router link is left in the launcher's namespace"
-}
 run_args=(run --scenario "$scenario" --reports-dir "$reports" --magnetar-bin "$magnetar" --progress-interval 2)
 
 case "$mode" in

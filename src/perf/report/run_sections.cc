@@ -229,6 +229,8 @@ section backlog_section(const run_data& run) {
           {false, true, true, true, true, true},
           {}};
   for (const auto& [subscription, samples] : run.backlog) {
+    // A topic sampled before anyone subscribed has a row with no subscription.
+    if (subscription.empty()) continue;
     double max_backlog = 0, peak_in = 0, peak_out = 0;
     for (std::size_t i = 0; i < samples.size(); ++i) {
       max_backlog = std::max(max_backlog, samples[i].backlog);
