@@ -70,8 +70,10 @@ result<void> broker_service::start() {
                                 const std::string& subscription) { _scalable->segment_drained(segment, subscription); },
       .make_replication =
           [this](const wire::topic_name& topic, mledger::managed_ledger& ledger, io::shard& shard) {
-            return std::make_unique<topic_replicators>(topic, _config.cluster_name, ledger, shard,
-                                                       *_replication_clients, _deps.clock);
+            return std::make_unique<topic_replicators>(
+                topic, _config.cluster_name, ledger, shard, *_replication_clients, _deps.clock,
+                replicator_settings{.max_in_flight = _config.replication_producer_queue_size,
+                                    .read_batch = _config.dispatcher_max_read_batch_size});
           },
       .connection_counts =
           [this] {

@@ -98,6 +98,10 @@ struct broker_config {
   // (brokerDeduplicationProducerInactivityTimeoutMinutes).
   std::chrono::milliseconds broker_deduplication_producer_inactivity_timeout = std::chrono::hours(6);
 
+  // Geo-replication: entries a replicator has sent and the remote cluster not yet
+  // receipted, at most (replicationProducerQueueSize).
+  std::size_t replication_producer_queue_size = 1000;
+
   // Producers and consumers a topic takes at most, where its namespace sets no
   // max_producers_per_topic / max_consumers_per_topic (maxProducersPerTopic,
   // maxConsumersPerTopic; 0: no limit).

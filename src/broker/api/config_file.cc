@@ -253,6 +253,7 @@ constexpr auto settings = std::to_array<setting>({
     {"defaultRetentionSizeInMB", &set_number<&c::default_retention_size_mb, -1, int64_max / (1 << 20)>},
     {"brokerDeduplicationEnabled", &set_bool<&c::broker_deduplication_enabled>},
     {"brokerDeduplicationEntriesInterval", &set_number<&c::broker_deduplication_entries_interval, 1, java_int_max>},
+    {"replicationProducerQueueSize", &set_number<&c::replication_producer_queue_size, 1, java_int_max>},
     {"brokerDeduplicationMaxNumberOfProducers",
      &set_number<&c::broker_deduplication_max_number_of_producers, 1, java_int_max>},
     {"brokerDeduplicationSnapshotIntervalSeconds",

@@ -225,7 +225,6 @@ constexpr auto upstream_keys = std::to_array<std::string_view>({
     // Replication
     "replicationMetricsEnabled",
     "replicationConnectionsPerBroker",
-    "replicationProducerQueueSize",
     "replicationPolicyCheckDurationSeconds",
     // WebSocket
     "webSocketServiceEnabled",

@@ -25,6 +25,12 @@ awaitable<result<std::shared_ptr<client>>> replication_clients::client_for(std::
   }
   client_config config;
   config.io_threads = 1;
+  // A link between regions that breaks silently (a partition drops packets, nothing
+  // resets) is noticed within two keep-alive intervals, and a healed one reached again
+  // within the backoff's cap. With a client's defaults (30 s each) the replicator waited
+  // for TCP's retransmission backoff instead: 24 s after a 30 s partition healed.
+  config.keep_alive_interval = std::chrono::seconds(5);
+  config.max_backoff = std::chrono::seconds(5);
   MAGNETAR_CO_TRY(made, client::create(url, config));
   std::lock_guard lock(_mutex);
   if (_closed) co_return fail(errc::service_not_ready, "the broker is stopping");

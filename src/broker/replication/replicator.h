@@ -42,7 +42,7 @@
 namespace magnetar::broker {
 
 struct replicator_settings {
-  std::size_t max_in_flight = 1000;  // upstream's replicator producer queue
+  std::size_t max_in_flight = 1000;  // replicationProducerQueueSize
   std::size_t read_batch = 100;
   std::chrono::milliseconds initial_backoff{100};
   std::chrono::milliseconds max_backoff{10'000};

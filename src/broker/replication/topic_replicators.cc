@@ -7,13 +7,15 @@
 namespace magnetar::broker {
 
 topic_replicators::topic_replicators(wire::topic_name topic, std::string local_cluster, mledger::managed_ledger& ledger,
-                                     io::shard& shard, replication_clients& clients, base::clock& clock)
+                                     io::shard& shard, replication_clients& clients, base::clock& clock,
+                                     replicator_settings settings)
     : _topic(std::move(topic)),
       _local(std::move(local_cluster)),
       _ledger(ledger),
       _shard(shard),
       _clients(clients),
-      _clock(clock) {}
+      _clock(clock),
+      _settings(settings) {}
 
 awaitable<void> topic_replicators::set_clusters(std::vector<std::string> clusters) {
   if (_closed) co_return;
@@ -35,7 +37,7 @@ awaitable<void> topic_replicators::set_clusters(std::vector<std::string> cluster
   }
   for (const auto& remote : clusters) {
     if (_closed || _replicators.contains(remote)) continue;
-    auto r = std::make_shared<replicator>(_topic, _local, remote, _ledger, _shard, _clients, _clock);
+    auto r = std::make_shared<replicator>(_topic, _local, remote, _ledger, _shard, _clients, _clock, _settings);
     _replicators.emplace(remote, r);
     auto started = co_await r->start();
     if (!started) {

@@ -18,7 +18,7 @@ namespace magnetar::broker {
 class topic_replicators final : public topic_replication {
  public:
   topic_replicators(wire::topic_name topic, std::string local_cluster, mledger::managed_ledger& ledger,
-                    io::shard& shard, replication_clients& clients, base::clock& clock);
+                    io::shard& shard, replication_clients& clients, base::clock& clock, replicator_settings settings);
 
   awaitable<void> set_clusters(std::vector<std::string> clusters) override;
   awaitable<void> close() override;
@@ -32,6 +32,7 @@ class topic_replicators final : public topic_replication {
   io::shard& _shard;
   replication_clients& _clients;
   base::clock& _clock;
+  const replicator_settings _settings;
   std::map<std::string, std::shared_ptr<replicator>> _replicators;
   bool _closed = false;
 };
