@@ -231,6 +231,13 @@ TEST_F(geo_replication, messages_reach_the_other_cluster_once_in_order_with_key_
   ASSERT_TRUE(out.contains("replication") && out["replication"].contains("west")) << out;
   EXPECT_EQ(out["replication"]["west"]["replicationBacklog"], 0) << out;
   EXPECT_EQ(out["replication"]["west"]["connected"], true) << out;
+  auto metrics = http::call(http::url::parse(east.any_broker().web_url()).value(), "GET", "/metrics", {}, {});
+  ASSERT_TRUE(metrics) << metrics.error();
+  EXPECT_NE(metrics.value().body.find("pulsar_replication_connected_count{cluster=\"east\",namespace=\"public/"
+                                      "default\",topic=\"persistent://public/default/one-way\",remote_cluster="
+                                      "\"west\"} 1"),
+            std::string::npos)
+      << metrics.value().body;
 }
 
 TEST_F(geo_replication, both_ways_every_message_arrives_once_in_each_cluster_and_never_comes_back) {
