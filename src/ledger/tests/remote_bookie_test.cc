@@ -13,7 +13,9 @@
 
 #include <gmock/gmock.h>
 
+#include <chrono>
 #include <future>
+#include <thread>
 
 namespace magnetar::ledger::testing {
 namespace {
@@ -87,6 +89,16 @@ class remote_bookies_of : public ::testing::Test {
   // Whether bookie `index` holds the entry, asked in-process.
   bool holds(int index, ledger_id ledger, std::int64_t entry) {
     return static_cast<bool>(cluster.run(cluster.bookie_at(index).read_entry(ledger, entry_id(entry))));
+  }
+  // The same, waiting up to 10 s: an add completes at its ack quorum, so a write set's
+  // last copy may still be on its way when the writer has closed.
+  bool holds_soon(int index, ledger_id ledger, std::int64_t entry) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!holds(index, ledger, entry)) {
+      if (std::chrono::steady_clock::now() > deadline) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return true;
   }
 
   test_cluster cluster{Bookies};
@@ -254,11 +266,18 @@ TEST_F(four_remote_bookies, a_failed_bookie_is_replaced_and_later_entries_reach_
   const auto& m = writer->metadata();
   ASSERT_EQ(m.ensembles.size(), 2u);
   const auto& [start, second] = *m.ensembles.rbegin();
-  EXPECT_EQ(start, 20);
+  // The change starts at the first entry the lost bookie failed before the others
+  // confirmed it: 20, or a little later when the two live bookies' acks (the ack quorum)
+  // come in before the lost one's failure does, as under load (those few entries are
+  // under-replicated, auto-recovery's business).
+  EXPECT_GE(start, 20);
+  EXPECT_LT(start, 60);
   EXPECT_EQ(std::count(second.begin(), second.end(), lost), 0);
   // From the change on, every bookie of each entry's write set holds it.
   for (std::int64_t e = start; e < 60; ++e) {
-    for (const auto& bookie : m.write_set(entry_id(e))) EXPECT_TRUE(holds(index_of(bookie), m.id, e)) << e << bookie;
+    for (const auto& bookie : m.write_set(entry_id(e))) {
+      EXPECT_TRUE(holds_soon(index_of(bookie), m.id, e)) << e << bookie;
+    }
   }
   auto got = read_all(writer->id());
   ASSERT_EQ(got.size(), 60u);
