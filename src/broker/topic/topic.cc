@@ -274,13 +274,14 @@ void topic::publish(std::shared_ptr<producer> p, std::uint64_t sequence_id, std:
     p->send_error(sequence_id, proto::ServiceNotReady, fmt::format("topic {} is closing", _full_name));
     return;
   }
+  // A replicator's entries always; a local producer's when the policy says so (the
+  // name is copied only then: this runs for every SEND).
   std::optional<dedup_ticket> ticket = replicated_ticket(*p, entry, messages);
-  const bool checked = ticket || _policies.deduplication_enabled;
-  if (!ticket) {
+  if (!ticket && _policies.deduplication_enabled) {
     ticket =
         dedup_ticket{p->name(), static_cast<std::int64_t>(sequence_id), static_cast<std::int64_t>(highest_sequence_id)};
   }
-  if (!_dedup->enabled() || !checked || partial_chunk) ticket.reset();
+  if (!_dedup->enabled() || partial_chunk) ticket.reset();
   if (ticket) {
     const auto verdict = _dedup->check(ticket->name, ticket->sequence_id, ticket->highest);
     if (verdict == deduplication::verdict::duplicate) {
