@@ -135,25 +135,79 @@ awaitable<result<void>> bookie::add_entry(ledger_id ledger, entry_id entry, entr
   });
 }
 
-awaitable<result<void>> bookie::add_on_owner(ledger_id ledger, entry_id entry, entry_id lac, wire::shared_bytes payload,
-                                             add_mode mode) {
-  // No suspension from the fence check to the journal enqueue (see header).
+result<journal*> bookie::store_on_owner(ledger_id ledger, entry_id entry, entry_id lac,
+                                        const wire::shared_bytes& payload, add_mode mode) {
   auto state = _storage->state(ledger);
-  if (!state && state.error() != errc::ledger_not_found) co_return fail(std::move(state).error());
+  if (!state && state.error() != errc::ledger_not_found) return fail(std::move(state).error());
   if (state && state.value().fenced && mode != add_mode::recovery) {
-    co_return fail(errc::ledger_fenced, fmt::format("add ledger {} entry {}: the ledger is fenced", ledger, entry));
+    return fail(errc::ledger_fenced, fmt::format("add ledger {} entry {}: the ledger is fenced", ledger, entry));
   }
   // What the journal will refuse must not reach storage either: a failed add
   // must not become readable.
   auto& j = journal_of(ledger);
-  MAGNETAR_CO_TRY(j.check_append(payload.size()));
-  MAGNETAR_CO_TRY(_storage->add_entry(ledger, entry, payload, lac));
+  MAGNETAR_TRY(j.check_append(payload.size()));
+  MAGNETAR_TRY(_storage->add_entry(ledger, entry, payload, lac));
   request_checkpoint_if_cache_filling(payload.size());
-  const journal_record record{journal_record_type::add_entry, ledger, entry, lac, payload.span()};
-  MAGNETAR_CO_TRY(co_await j.append(std::span(&record, 1)));
+  return &j;
+}
+
+void bookie::added(ledger_id ledger, entry_id lac) {
   _adds.fetch_add(1, std::memory_order_relaxed);
   wake_lac_waiters(ledger, lac);
+}
+
+awaitable<result<void>> bookie::add_on_owner(ledger_id ledger, entry_id entry, entry_id lac, wire::shared_bytes payload,
+                                             add_mode mode) {
+  // No suspension from the fence check to the journal enqueue (see header).
+  MAGNETAR_CO_TRY(j, store_on_owner(ledger, entry, lac, payload, mode));
+  const journal_record record{journal_record_type::add_entry, ledger, entry, lac, payload.span()};
+  MAGNETAR_CO_TRY(co_await j->append(std::span(&record, 1)));
+  added(ledger, lac);
   co_return success();
+}
+
+void bookie::start_add(ledger_id ledger, entry_id entry, entry_id last_add_confirmed, wire::shared_bytes payload,
+                       add_mode mode, asio::any_io_executor executor, add_done done) {
+  auto pass = _gate.enter();
+  if (!pass) {
+    asio::post(executor, [done = std::move(done), e = std::move(pass).error()] { done(fail(e)); });
+    return;
+  }
+  auto held = std::make_shared<io::gate::pass>(std::move(pass).value());
+  auto& owner = owner_of(ledger);
+  if (owner.is_current()) {
+    start_add_on_owner(ledger, entry, last_add_confirmed, std::move(payload), mode, std::move(executor),
+                       std::move(done), std::move(held));
+    return;
+  }
+  asio::post(owner.executor(),
+             [this, ledger, entry, last_add_confirmed, payload = std::move(payload), mode,
+              executor = std::move(executor), done = std::move(done), held = std::move(held)]() mutable {
+               start_add_on_owner(ledger, entry, last_add_confirmed, std::move(payload), mode, std::move(executor),
+                                  std::move(done), std::move(held));
+             });
+}
+
+void bookie::start_add_on_owner(ledger_id ledger, entry_id entry, entry_id lac, wire::shared_bytes payload,
+                                add_mode mode, asio::any_io_executor executor, add_done done,
+                                std::shared_ptr<io::gate::pass> pass) {
+  // No suspension from the fence check to the journal enqueue (see header).
+  auto j = store_on_owner(ledger, entry, lac, payload, mode);
+  if (!j) {
+    asio::post(executor, [done = std::move(done), e = std::move(j).error()] { done(fail(e)); });
+    return;
+  }
+  const journal_record record{journal_record_type::add_entry, ledger, entry, lac, payload.span()};
+  // The completion runs on the caller's executor, not back on the owner: one hop, not two.
+  j.value()->append(std::span(&record, 1), std::move(executor),
+                    [this, ledger, lac, done = std::move(done), pass = std::move(pass)](const error* failure) {
+                      if (failure) {
+                        done(fail(*failure));
+                        return;
+                      }
+                      added(ledger, lac);
+                      done(success());
+                    });
 }
 
 void bookie::wake_lac_waiters(ledger_id ledger, entry_id lac) {

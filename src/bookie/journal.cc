@@ -185,20 +185,26 @@ thread_local resumptions* resumptions::_current = nullptr;
 
 }  // namespace
 
+void journal::append(std::span<const journal_record> records, asio::any_io_executor executor, completion done) {
+  append(records, [executor = std::move(executor), done = std::move(done)](const error* failure) mutable {
+    auto resume = [done = std::move(done), failed = failure != nullptr, e = failure ? *failure : error()] {
+      done(failed ? &e : nullptr);
+    };
+    if (auto* batch = resumptions::collecting()) {
+      batch->add(executor, std::move(resume));
+    } else {
+      asio::post(executor, std::move(resume));
+    }
+  });
+}
+
 awaitable<result<void>> journal::append(std::span<const journal_record> records) {
   auto outcome = co_await asio::async_initiate<const asio::use_awaitable_t<>&, void(error)>(
       [this](auto handler, std::span<const journal_record> recs) {
         asio::any_io_executor executor = asio::get_associated_executor(handler);
         // std::function needs a copyable callable; the handler is move-only.
         auto shared = std::make_shared<decltype(handler)>(std::move(handler));
-        append(recs, [shared, executor](const error* failure) {
-          auto resume = [shared, e = failure ? *failure : error()]() mutable { (*shared)(std::move(e)); };
-          if (auto* batch = resumptions::collecting()) {
-            batch->add(executor, std::move(resume));
-          } else {
-            asio::post(executor, std::move(resume));
-          }
-        });
+        append(recs, executor, [shared](const error* failure) { (*shared)(failure ? *failure : error()); });
       },
       asio::use_awaitable, records);
   if (outcome.code()) co_return fail(std::move(outcome));

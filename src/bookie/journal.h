@@ -94,6 +94,11 @@ class journal {
   // (too_large, or journal_failed once the journal has failed or stopped).
   result<void> check_append(std::size_t payload_bytes) const;
 
+  // As append(records, done), with `done` run on `executor` (never before this returns):
+  // the completions of one group are posted there together, one wake-up per group and
+  // executor however many records the group holds.
+  void append(std::span<const journal_record> records, asio::any_io_executor executor, completion done);
+
   // Completes, on the caller's executor, once the records are durable:
   // success, or journal_failed (after a write or sync error the journal takes
   // no more records), or too_large.

@@ -44,26 +44,30 @@ add_pipeline::pending_add* add_pipeline::find(std::int64_t entry) {
 }
 
 awaitable<result<entry_id>> add_pipeline::add(wire::shared_bytes payload) {
-  if (_failure) co_return fail(*_failure);
-  if (!_executor) _executor = co_await asio::this_coro::executor;
+  auto executor = co_await asio::this_coro::executor;
+  auto confirmed = std::make_shared<io::oneshot_signal>(executor);
+  auto outcome = std::make_shared<std::optional<result<entry_id>>>();
+  start_add(std::move(payload), executor, [confirmed, outcome](result<entry_id> added) {
+    *outcome = std::move(added);
+    confirmed->fire();
+  });
+  co_await confirmed->wait();
+  co_return std::move(**outcome);
+}
+
+void add_pipeline::start_add(wire::shared_bytes payload, asio::any_io_executor executor, add_done done) {
+  if (!_executor) _executor = std::move(executor);
+  if (_failure) {
+    asio::post(_executor, [done = std::move(done), e = *_failure] { done(fail(e)); });
+    return;
+  }
   const auto entry = ++_pushed;
-  _pending.push_back(pending_add{entry, std::move(payload), 0, 0, nullptr});
-  // With one bookie per entry (the embedded standalone) its send runs in this
-  // coroutine: no extra coroutine, and no wake-up when the answer confirms
-  // it. With more, each send runs beside it, so that the add completes at
-  // its ack quorum, not when one chosen bookie (maybe a hung one) answers.
-  auto own = send_missing(_pending.back(), /*keep_one=*/_metadata.write_quorum == 1);
+  _pending.push_back(pending_add{entry, std::move(payload), 0, 0, std::move(done)});
+  // Each send runs beside the others, so that the add completes at its ack quorum,
+  // not when one chosen bookie (maybe a hung one) answers.
+  send_missing(_pending.back());
   // A bookie that failed while no other could replace it: try again now.
   if (!_failed.empty()) start_ensemble_change();
-  if (own) co_await send(entry, own->position, std::move(own->bookie_id), std::move(own->payload));
-  if (_confirmed < entry && !_failure) {
-    auto* pending = find(entry);
-    pending->done = std::make_shared<io::oneshot_signal>(_executor);
-    const auto done = pending->done;
-    co_await done->wait();
-  }
-  if (_confirmed >= entry) co_return entry_id(entry);
-  co_return fail(*_failure);
 }
 
 awaitable<void> add_pipeline::drain() {
@@ -80,20 +84,14 @@ void add_pipeline::wake_drain() {
   }
 }
 
-std::optional<add_pipeline::kept_send> add_pipeline::send_missing(pending_add& add, bool keep_one) {
-  std::optional<kept_send> kept;
+void add_pipeline::send_missing(pending_add& add) {
   const auto& ensemble = _metadata.ensemble_for(entry_id(add.entry));
   const auto wanted = _metadata.write_set_positions(entry_id(add.entry)) & ~add.acked & ~add.sending;
   for (std::size_t position = 0; position < ensemble.size(); ++position) {
     if ((wanted & (1ULL << position)) == 0 || _failed.count(ensemble[position])) continue;
     add.sending |= 1ULL << position;
-    if (keep_one && !kept) {
-      kept = kept_send{position, ensemble[position], add.payload};
-      continue;
-    }
     start_send(add.entry, position, ensemble[position], add.payload);
   }
-  return kept;
 }
 
 void add_pipeline::start_send(std::int64_t entry, std::size_t position, const std::string& bookie_id,
@@ -110,18 +108,6 @@ void add_pipeline::start_send(std::int64_t entry, std::size_t position, const st
                           [self = shared_from_this(), entry, position, bookie_id](result<void> sent) {
                             self->on_sent(entry, position, bookie_id, std::move(sent));
                           });
-}
-
-awaitable<void> add_pipeline::send(std::int64_t entry, std::size_t position, std::string bookie_id,
-                                   wire::shared_bytes payload) {
-  auto* client = _bookies.client(bookie_id);
-  if (client == nullptr) {
-    on_sent(entry, position, bookie_id, fail(errc::write_failed, fmt::format("unknown bookie {}", bookie_id)));
-    co_return;
-  }
-  auto sent =
-      co_await client->add_entry(_metadata.id, entry_id(entry), entry_id(_confirmed), std::move(payload), _mode);
-  on_sent(entry, position, bookie_id, std::move(sent));
 }
 
 void add_pipeline::on_sent(std::int64_t entry, std::size_t position, const std::string& bookie_id, result<void> sent) {
@@ -166,8 +152,10 @@ void add_pipeline::confirm_ready() {
   if (_changing) return;  // see the header: nothing is confirmed while the ensemble changes
   while (!_pending.empty() && std::popcount(_pending.front().acked) >= _metadata.ack_quorum) {
     _confirmed = _pending.front().entry;
-    if (_pending.front().done) _pending.front().done->fire();
+    auto done = std::move(_pending.front().done);
     _pending.pop_front();
+    // Popped first: the callback may add again.
+    done(entry_id(_confirmed));
   }
   wake_drain();
 }
@@ -243,10 +231,8 @@ void add_pipeline::fail_all(error e) {
     spdlog::warn("ledger {}: writer failed: {}", _metadata.id, e.message());
     _failure = std::move(e);
   }
-  for (auto& add : _pending) {
-    if (add.done) add.done->fire();
-  }
-  _pending.clear();
+  auto failed = std::exchange(_pending, {});
+  for (auto& add : failed) add.done(fail(*_failure));
   wake_drain();
 }
 

@@ -34,6 +34,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -50,6 +51,11 @@ class add_pipeline : public std::enable_shared_from_this<add_pipeline> {
 
   // The new entry's id, once it and every entry before it are confirmed.
   awaitable<result<entry_id>> add(wire::shared_bytes payload);
+  // add() without a coroutine: the entry's id is taken now, in call order, and `done`
+  // runs on `executor` (the writer's: every call passes the same) once the entry and
+  // every entry before it are confirmed, or the writer failed; never before this returns.
+  using add_done = std::function<void(result<entry_id>)>;
+  void start_add(wire::shared_bytes payload, asio::any_io_executor executor, add_done done);
   // Completes when no add is pending (each confirmed or failed) and no
   // ensemble change is under way.
   awaitable<void> drain();
@@ -66,23 +72,15 @@ class add_pipeline : public std::enable_shared_from_this<add_pipeline> {
   struct pending_add {
     std::int64_t entry;
     wire::shared_bytes payload;
-    std::uint64_t acked = 0;                   // ensemble positions that hold it
-    std::uint64_t sending = 0;                 // ensemble positions with an add on the way
-    std::shared_ptr<io::oneshot_signal> done;  // set once its add() waits for it
-  };
-  struct kept_send {
-    std::size_t position;
-    std::string bookie_id;
-    wire::shared_bytes payload;
+    std::uint64_t acked = 0;    // ensemble positions that hold it
+    std::uint64_t sending = 0;  // ensemble positions with an add on the way
+    add_done done;
   };
 
   pending_add* find(std::int64_t entry);
   // Sends to each bookie of the write set that neither holds the entry, nor
-  // is being sent it, nor failed; with keep_one, the first such send is
-  // returned for the caller to run instead.
-  std::optional<kept_send> send_missing(pending_add& add, bool keep_one = false);
-  // The add's own send (one bookie per entry) runs in its coroutine; the others start here.
-  awaitable<void> send(std::int64_t entry, std::size_t position, std::string bookie_id, wire::shared_bytes payload);
+  // is being sent it, nor failed.
+  void send_missing(pending_add& add);
   void start_send(std::int64_t entry, std::size_t position, const std::string& bookie_id, wire::shared_bytes payload);
   void on_sent(std::int64_t entry, std::size_t position, const std::string& bookie_id, result<void> sent);
   // Whether the entry can still reach its ack quorum without the failed bookies.

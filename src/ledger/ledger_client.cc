@@ -320,16 +320,35 @@ awaitable<result<entry_id>> ledger_reader::wait_for_entries(std::chrono::millise
 // ---- ledger_writer ---------------------------------------------------------
 
 awaitable<result<entry_id>> ledger_writer::add(wire::shared_bytes payload) {
-  if (_closed) co_return fail(errc::ledger_closed, fmt::format("add to ledger {} after close", id()));
+  auto executor = co_await asio::this_coro::executor;
+  auto added = std::make_shared<io::oneshot_signal>(executor);
+  auto outcome = std::make_shared<std::optional<result<entry_id>>>();
+  start_add(std::move(payload), executor, [added, outcome](result<entry_id> entry) {
+    *outcome = std::move(entry);
+    added->fire();
+  });
+  co_await added->wait();
+  co_return std::move(**outcome);
+}
+
+void ledger_writer::start_add(wire::shared_bytes payload, asio::any_io_executor executor, add_pipeline::add_done done) {
+  if (_closed) {
+    asio::post(executor, [done = std::move(done), id = id()] {
+      done(fail(errc::ledger_closed, fmt::format("add to ledger {} after close", id)));
+    });
+    return;
+  }
   const auto size = payload.size();
   // The header's length is fixed here, where entries are numbered in call order.
   if (metadata().entry_format >= 1) {
     _pushed_length += size;
     payload = with_entry_header(_pushed_length, payload);
   }
-  MAGNETAR_CO_TRY(entry, co_await _adds->add(std::move(payload)));
-  _length += size;
-  co_return entry;
+  _adds->start_add(std::move(payload), std::move(executor),
+                   [this, size, done = std::move(done)](result<entry_id> entry) {
+                     if (entry) _length += size;
+                     done(std::move(entry));
+                   });
 }
 
 awaitable<result<void>> ledger_writer::close() {

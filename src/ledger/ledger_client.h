@@ -60,6 +60,10 @@ class ledger_writer {
 
   // The new entry's id, once it and every entry before it are durable.
   awaitable<result<entry_id>> add(wire::shared_bytes payload);
+  // add() without a coroutine (add_pipeline::start_add): `done` runs on `executor`, the
+  // same for every add of this writer. The caller keeps the writer alive until then
+  // (its `done` holds it).
+  void start_add(wire::shared_bytes payload, asio::any_io_executor executor, add_pipeline::add_done done);
   // Waits for the adds in flight, then records the ledger closed at its LAC.
   awaitable<result<void>> close();
   // Entries [first, last], all at or below the LAC.

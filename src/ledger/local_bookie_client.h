@@ -15,6 +15,10 @@ class local_bookie_client final : public bookie_client {
                                     bookie::add_mode mode) override {
     return _bookie.add_entry(ledger, entry, lac, std::move(payload), mode);
   }
+  void start_add_entry(ledger_id ledger, entry_id entry, entry_id lac, wire::shared_bytes payload,
+                       bookie::add_mode mode, asio::any_io_executor executor, add_done done) override {
+    _bookie.start_add(ledger, entry, lac, std::move(payload), mode, std::move(executor), std::move(done));
+  }
   awaitable<result<wire::shared_bytes>> read_entry(ledger_id ledger, entry_id entry) override {
     return _bookie.read_entry(ledger, entry);
   }

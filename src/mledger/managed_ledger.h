@@ -49,6 +49,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -126,6 +127,11 @@ class managed_ledger {
   // The entry's position once it, and every add before it, is durable. errc::terminated
   // once terminate() was called.
   awaitable<result<position>> add_entry(wire::shared_bytes data);
+  // add_entry without a coroutine: `done` runs on the managed ledger's executor once the
+  // entry is durable (or failed), never before this returns. Call on that executor. A
+  // publish pays this once per entry, where the coroutine cost more than the add.
+  using add_done = std::function<void(result<position>)>;
+  void start_add_entry(wire::shared_bytes data, add_done done);
 
   // Takes no more adds: waits for those already taken, closes the current ledger and
   // persists the terminated state with the last position, which it returns (the current
@@ -209,7 +215,6 @@ class managed_ledger {
 
   // adds and rollover (managed_ledger_add.cc)
   void send(const std::shared_ptr<pending_add>& op);
-  awaitable<void> write(std::shared_ptr<pending_add> op, std::shared_ptr<ledger::ledger_writer> writer);
   void send_queued();
   void on_add_done(const std::shared_ptr<pending_add>& op, ledger_id ledger, result<entry_id> added);
   bool current_ledger_full() const;

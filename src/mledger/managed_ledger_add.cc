@@ -21,22 +21,36 @@
 namespace magnetar::mledger {
 
 struct managed_ledger::pending_add {
-  pending_add(wire::shared_bytes d, base::clock::time_point t, asio::any_io_executor ex)
-      : data(std::move(d)), started(t), done(std::move(ex)) {}
+  pending_add(wire::shared_bytes d, base::clock::time_point t, add_done callback)
+      : data(std::move(d)), started(t), done(std::move(callback)) {}
   wire::shared_bytes data;
   base::clock::time_point started;
   base::clock::time_point sent_at;  // to the ledger, the last time
   bool sent = false;                // to the current writer, and not failed
-  std::optional<result<position>> outcome;
-  io::oneshot_signal done;
+  add_done done;
 };
 
 awaitable<result<position>> managed_ledger::add_entry(wire::shared_bytes data) {
-  if (_state != state::open) {
-    co_return fail(_state == state::fenced ? errc::fenced : errc::closed, fmt::format("add to {}", _name));
+  auto added = std::make_shared<io::oneshot_signal>(_executor);
+  auto outcome = std::make_shared<std::optional<result<position>>>();
+  start_add_entry(std::move(data), [added, outcome](result<position> at) {
+    *outcome = std::move(at);
+    added->fire();
+  });
+  co_await added->wait();
+  co_return std::move(**outcome);
+}
+
+void managed_ledger::start_add_entry(wire::shared_bytes data, add_done done) {
+  if (_state != state::open || _terminating) {
+    error refused(errc::terminated, fmt::format("add to {}: it is terminated", _name));
+    if (_state != state::open) {
+      refused = error(_state == state::fenced ? errc::fenced : errc::closed, fmt::format("add to {}", _name));
+    }
+    asio::post(_executor, [done = std::move(done), refused = std::move(refused)] { done(fail(refused)); });
+    return;
   }
-  if (_terminating) co_return fail(errc::terminated, fmt::format("add to {}: it is terminated", _name));
-  auto op = std::make_shared<pending_add>(std::move(data), _clock.now(), _executor);
+  auto op = std::make_shared<pending_add>(std::move(data), _clock.now(), std::move(done));
   _pending.push_back(op);
   if (!_rolling) {
     if (_writer && !current_ledger_full()) {
@@ -45,8 +59,6 @@ awaitable<result<position>> managed_ledger::add_entry(wire::shared_bytes data) {
       start_rollover();
     }
   }
-  co_await op->done.wait();
-  co_return std::move(*op->outcome);
 }
 
 bool managed_ledger::current_ledger_full() const {
@@ -60,16 +72,13 @@ void managed_ledger::send(const std::shared_ptr<pending_add>& op) {
   ++_sent_entries;
   _sent_bytes += op->data.size();
   ++_adds_in_flight;
-  // io::spawn posts: spawned adds start, and take their entry ids, in the order sent.
+  // The writer takes the entry's id now: adds go to the ledger in the order sent.
   auto writer = _writer;
-  io::spawn(_executor, [this, op, writer] { return write(op, writer); });
+  writer->start_add(op->data, _executor, [this, op, writer](result<entry_id> added) {
+    on_add_done(op, writer->id(), std::move(added));
+    if (--_adds_in_flight == 0 && _adds_drained) std::exchange(_adds_drained, nullptr)->fire();
+  });
   if (current_ledger_full()) start_rollover();
-}
-
-awaitable<void> managed_ledger::write(std::shared_ptr<pending_add> op, std::shared_ptr<ledger::ledger_writer> writer) {
-  auto added = co_await writer->add(op->data);
-  on_add_done(op, writer->id(), std::move(added));
-  if (--_adds_in_flight == 0 && _adds_drained) std::exchange(_adds_drained, nullptr)->fire();
 }
 
 void managed_ledger::send_queued() {
@@ -100,9 +109,9 @@ void managed_ledger::complete(const std::shared_ptr<pending_add>& op, result<pos
   } else {
     ++_counters.adds_failed;
   }
-  op->outcome = std::move(outcome);
-  op->done.fire();
   if (_pending.empty() && _pending_empty) std::exchange(_pending_empty, nullptr)->fire();
+  // Last: the callback may add again.
+  std::exchange(op->done, nullptr)(std::move(outcome));
 }
 
 void managed_ledger::on_add_done(const std::shared_ptr<pending_add>& op, ledger_id ledger, result<entry_id> added) {

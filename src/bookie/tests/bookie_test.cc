@@ -119,6 +119,45 @@ TEST_F(bookie_test, entries_survive_a_checkpoint_and_a_crash) {
   stop(reopened);
 }
 
+// start_add: the callback flavour the embedded bookie's writers use.
+result<void> start_add(io::shard& caller, bookie& b, std::int64_t ledger, std::int64_t entry,
+                       const std::string& payload) {
+  std::promise<std::pair<result<void>, bool>> answered;
+  auto returned = std::make_shared<bool>(false);
+  asio::post(caller.executor(), [&] {
+    b.start_add(ledger_id(ledger), entry_id(entry), entry_id(entry - 1), bytes_of(payload), add_mode::normal,
+                caller.executor(), [&, returned](result<void> added) {
+                  answered.set_value({std::move(added), *returned && caller.is_current()});
+                });
+    *returned = true;
+  });
+  auto [added, after_return_on_caller] = answered.get_future().get();
+  EXPECT_TRUE(after_return_on_caller) << "the callback ran before start_add returned, or on another thread";
+  return added;
+}
+
+TEST_F(bookie_test, start_add_answers_on_the_callers_shard_once_durable) {
+  auto b = open();
+  ASSERT_TRUE(add(*b, 3, 0, "owner is shard 0"));
+  // Shard 1 calls: the add hops to the owner, the answer comes back to shard 1.
+  auto added = start_add(shards[1], *b, 3, 1, "from shard 1");
+  ASSERT_TRUE(added) << added.error();
+  b.reset();  // a crash: what was answered is in the journal
+  auto reopened = open();
+  EXPECT_EQ(text_of(read(*reopened, 3, 1).value()), "from shard 1");
+  stop(reopened);
+}
+
+TEST_F(bookie_test, start_add_to_a_fenced_ledger_answers_ledger_fenced) {
+  auto b = open();
+  ASSERT_TRUE(add(*b, 5, 0, "a"));
+  ASSERT_TRUE(io::block_on(shards[1], b->fence(ledger_id(5))));
+  auto refused = start_add(shards[0], *b, 5, 1, "b");
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error(), errc::ledger_fenced);
+  stop(b);
+}
+
 TEST_F(bookie_test, a_fenced_ledger_refuses_adds_and_reports_its_last_entry) {
   auto b = open();
   ASSERT_TRUE(add(*b, 5, 0, "a"));

@@ -299,29 +299,33 @@ void topic::publish(std::shared_ptr<producer> p, std::uint64_t sequence_id, std:
   }
   _in.record(static_cast<std::uint64_t>(messages), entry.size());
   p->meter().record(static_cast<std::uint64_t>(messages), entry.size());
-  io::spawn(_shard.executor(),
-            [self = shared_from_this(), p = std::move(p), sequence_id, highest_sequence_id, entry = std::move(entry),
-             ticket = std::move(ticket), held = std::make_shared<io::gate::pass>(std::move(pass).value())]() mutable {
-              return self->append(std::move(p), sequence_id, highest_sequence_id, std::move(entry), std::move(ticket),
-                                  std::move(held));
-            });
+  // A callback, not a coroutine: this runs for every entry (see start_add_entry).
+  _ledger->start_add_entry(
+      std::move(entry),
+      [self = shared_from_this(), p = std::move(p), sequence_id, highest_sequence_id, ticket = std::move(ticket),
+       held = std::make_shared<io::gate::pass>(std::move(pass).value())](result<mledger::position> added) {
+        self->appended(p, sequence_id, highest_sequence_id, ticket, std::move(added));
+      });
 }
 
-awaitable<void> topic::append(std::shared_ptr<producer> p, std::uint64_t sequence_id, std::uint64_t highest_sequence_id,
-                              wire::shared_bytes entry, std::optional<dedup_ticket> dedup,
-                              std::shared_ptr<io::gate::pass> /*held*/) {
-  auto added = co_await _ledger->add_entry(std::move(entry));
+void topic::appended(const std::shared_ptr<producer>& p, std::uint64_t sequence_id, std::uint64_t highest_sequence_id,
+                     const std::optional<dedup_ticket>& dedup, result<mledger::position> added) {
   if (added) {
     if (dedup) _dedup->persisted(dedup->name, dedup->highest, added.value());
     p->send_receipt(sequence_id, highest_sequence_id, added.value());
-    co_return;
+    return;
   }
   if (dedup) _dedup->publish_failed(dedup->name);
   if (added.error() == mledger::errc::terminated) {
     // Raced a terminate: answered after the receipts of the entries it let in.
-    co_await wait_terminated();
-    p->send_error(sequence_id, proto::TopicTerminatedError, "Topic was already terminated");
-    co_return;
+    auto pass = _gate.enter();
+    io::spawn(_shard.executor(),
+              [self = shared_from_this(), p, sequence_id,
+               held = pass ? std::make_shared<io::gate::pass>(std::move(pass).value()) : nullptr]() -> awaitable<void> {
+                co_await self->wait_terminated();
+                p->send_error(sequence_id, proto::TopicTerminatedError, "Topic was already terminated");
+              });
+    return;
   }
   spdlog::warn("{}: publish of {} from {} failed: {}", _full_name, sequence_id, p->name(), added.error());
   p->send_error(sequence_id, proto::PersistenceError, message_of(added.error()));

@@ -175,9 +175,9 @@ class topic : public served_topic, public std::enable_shared_from_this<topic> {
   };
   // Whether `p` is another cluster's replicator; records the entry as replication in.
   std::optional<dedup_ticket> replicated_ticket(const producer& p, const wire::shared_bytes& entry, int messages);
-  awaitable<void> append(std::shared_ptr<producer> p, std::uint64_t sequence_id, std::uint64_t highest_sequence_id,
-                         wire::shared_bytes entry, std::optional<dedup_ticket> dedup,
-                         std::shared_ptr<io::gate::pass> held);
+  // Answers a publish once the managed ledger stored its entry (or failed to).
+  void appended(const std::shared_ptr<producer>& p, std::uint64_t sequence_id, std::uint64_t highest_sequence_id,
+                const std::optional<dedup_ticket>& dedup, result<mledger::position> added);
   awaitable<void> tick_loop(std::shared_ptr<io::gate::pass> held);
   awaitable<void> policy_loop(std::shared_ptr<io::gate::pass> held);
   awaitable<result<std::shared_ptr<subscription>>> open_subscription(const proto::CommandSubscribe& request);

@@ -67,6 +67,51 @@ TEST(managed_ledger, many_pipelined_adds_complete_in_order) {
   ASSERT_TRUE(c.run(ml->close()));
 }
 
+TEST(managed_ledger, start_add_entry_answers_after_returning_in_call_order) {
+  test_cluster c;
+  auto ml = c.open("t");
+  std::vector<result<position>> answered;
+  bool answered_early = false;
+  c.run([&]() -> awaitable<void> {
+    io::oneshot_signal all_done(co_await asio::this_coro::executor);
+    for (int i = 0; i < 50; ++i) {
+      ml->start_add_entry(bytes_of("s" + std::to_string(i)), [&](result<position> at) {
+        answered.push_back(std::move(at));
+        if (answered.size() == 50) all_done.fire();
+      });
+      answered_early = answered_early || !answered.empty();
+    }
+    co_await all_done.wait();
+  }());
+  EXPECT_FALSE(answered_early);
+  ASSERT_EQ(answered.size(), 50u);
+  for (std::size_t i = 0; i < answered.size(); ++i) {
+    ASSERT_TRUE(answered[i]) << answered[i].error();
+    EXPECT_EQ(answered[i].value().entry(), entry_id(static_cast<std::int64_t>(i)));
+  }
+  EXPECT_EQ(texts(c.run(ml->read_entries(position::earliest(), 100)).value()), names("s", 0, 50));
+  ASSERT_TRUE(c.run(ml->close()));
+}
+
+TEST(managed_ledger, start_add_entry_on_a_closed_managed_ledger_answers_closed) {
+  test_cluster c;
+  auto ml = c.open("t");
+  ASSERT_TRUE(c.run(ml->close()));
+  std::optional<result<position>> answered;
+  c.run([&]() -> awaitable<void> {
+    io::oneshot_signal done(co_await asio::this_coro::executor);
+    ml->start_add_entry(bytes_of("late"), [&](result<position> at) {
+      answered = std::move(at);
+      done.fire();
+    });
+    EXPECT_FALSE(answered.has_value());
+    co_await done.wait();
+  }());
+  ASSERT_TRUE(answered.has_value());
+  ASSERT_FALSE(*answered);
+  EXPECT_EQ(answered->error(), errc::closed);
+}
+
 TEST(managed_ledger, each_successful_add_counts_in_the_storage_write_figures) {
   test_cluster c;
   auto ml = c.open("t");
