@@ -74,6 +74,36 @@ int run_st_split_command(const st_split_options& options) {
   return ran.value().missing == 0 && ran.value().out_of_order == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
+// The pipeline, then pubsub against the broker with the same messages, batches and
+// window, and the broker's share of the pipeline's rate.
+int run_limit_command(const bench_commands& commands) {
+  auto pipeline = commands.pipeline;
+  const auto& perf = commands.perf;
+  pipeline.message_size = perf.message_size;
+  pipeline.duration = perf.duration;
+  pipeline.batch_messages = perf.batch_max_messages;
+  pipeline.max_outstanding = perf.max_pending;
+  auto limit = run_limit_pipeline(pipeline);
+  if (!limit) {
+    fmt::print(stderr, "magnetar-perf: {}\n", limit.error());
+    return EXIT_FAILURE;
+  }
+  fmt::print("{}", limit_summary(pipeline, limit.value()));
+  if (commands.pipeline_only) return EXIT_SUCCESS;
+  auto broker = run_pubsub(perf);
+  if (!broker) {
+    fmt::print(stderr, "magnetar-perf: {}\n", broker.error());
+    return EXIT_FAILURE;
+  }
+  fmt::print("{}", summary(perf, broker.value()));
+  const auto& b = broker.value();
+  const double broker_rate = b.consume_seconds > 0 ? static_cast<double>(b.received) / b.consume_seconds : 0;
+  const double limit_rate = delivered_rate(limit.value());
+  fmt::print("broker end to end over the zero-logic pipeline: {:.0f} / {:.0f} msg/s = {:.1f} %\n", broker_rate,
+             limit_rate, limit_rate > 0 ? 100 * broker_rate / limit_rate : 0);
+  return b.received > 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
 }  // namespace
 
 void add_bench_commands(CLI::App& app, bench_commands& commands) {
@@ -84,10 +114,19 @@ void add_bench_commands(CLI::App& app, bench_commands& commands) {
   commands.pubsub->add_option("--report-dir", commands.report_dir, "Write report.md into this directory");
   commands.st_split = app.add_subcommand("st-split", "Keep a scalable topic under load through a split and a merge");
   add_st_split_options(*commands.st_split, commands.split);
+  commands.limit = app.add_subcommand(
+      "limit",
+      "Run a zero-logic persist-and-forward pipeline (loopback TCP, fdatasync), then pubsub against the "
+      "broker with the same messages, and print the broker's share of the pipeline's rate");
+  add_perf_options(*commands.limit, commands.perf);
+  commands.limit->add_option("--dir", commands.pipeline.directory, "Where the pipeline's file goes (the broker's disk)")
+      ->capture_default_str();
+  commands.limit->add_flag("--pipeline-only", commands.pipeline_only, "Run the pipeline alone");
 }
 
 int run_bench_command(const bench_commands& commands) {
   if (commands.st_split->parsed()) return run_st_split_command(commands.split);
+  if (commands.limit->parsed()) return run_limit_command(commands);
   const bool consume_only = commands.consume->parsed();
   if (!commands.produce->parsed() && !consume_only && !commands.pubsub->parsed()) return -1;
   const auto& options = commands.perf;
