@@ -41,6 +41,15 @@ result<double> fraction(std::string_view key, std::string_view value) {
   return parsed;
 }
 
+result<double> decimal(std::string_view key, std::string_view value, double min, double max) {
+  double parsed = 0;
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), parsed);
+  if (ec != std::errc() || end != value.data() + value.size() || parsed < min || parsed > max) {
+    return bad(key, fmt::format("'{}' is not a number in {}..{}", value, min, max));
+  }
+  return parsed;
+}
+
 result<std::int64_t> number(std::string_view key, std::string_view value, std::int64_t min, std::int64_t max) {
   std::int64_t n = 0;
   const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
@@ -85,7 +94,6 @@ constexpr auto upstream_keys = std::to_array<std::string_view>({
     "journalRemoveFromPageCache",
     "journalSyncData",
     "journalAdaptiveGroupWrites",
-    "journalMaxGroupWaitMSec",
     "journalBufferedWritesThreshold",
     "numJournalCallbackThreads",
     "journalAlignmentSize",
@@ -194,6 +202,9 @@ result<void> apply(bookie_config& c, std::string_view key, std::string_view valu
   } else if (key == "openLedgerRereplicationGracePeriod") {
     MAGNETAR_TRY(ms, number(key, value, 0, 86'400'000));
     c.open_ledger_grace = std::chrono::milliseconds(ms);
+  } else if (key == "journalMaxGroupWaitMSec") {
+    MAGNETAR_TRY(ms, decimal(key, value, 0, 60'000));
+    c.journal_max_group_wait = std::chrono::microseconds(static_cast<std::int64_t>(ms * 1000));
   } else if (key == "diskCheckInterval") {
     MAGNETAR_TRY(ms, number(key, value, 1, 3'600'000));
     c.disk_check_interval = std::chrono::milliseconds(ms);

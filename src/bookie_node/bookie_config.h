@@ -42,6 +42,9 @@ struct bookie_config {
   // ledger's bookies hold their entries (BookKeeper's default, a week; 0: never).
   std::chrono::seconds auditor_periodic_check_interval{604'800};
   std::chrono::milliseconds open_ledger_grace{30'000};  // openLedgerRereplicationGracePeriod
+  // journalMaxGroupWaitMSec (a fraction allowed): how long a journal holds a group back
+  // for more records; 0 (magnetar's default): sync as soon as the last sync is done.
+  std::chrono::microseconds journal_max_group_wait{0};
 
   // host:port, how clients and the metadata store name this bookie.
   std::string bookie_id() const { return advertised_address + ":" + std::to_string(bookie_port); }

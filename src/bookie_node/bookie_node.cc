@@ -78,6 +78,7 @@ result<void> bookie_node::start() {
   bookie::bookie_options options;
   options.journal_directories = _config.journal_directories;
   options.ledger_directory = _config.ledger_directories.front();
+  options.journal.max_group_wait = _config.journal_max_group_wait;
   MAGNETAR_TRY(opened, bookie::bookie::open(options, p.shard_set, p.pool, base::system_clock()));
   p.engine = std::move(opened);
   p.engine->start();

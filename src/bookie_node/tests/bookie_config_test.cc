@@ -8,6 +8,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::IsEmpty;
 
 TEST(bookie_config, metadata_service_uri_gives_servers_and_chroot) {
   auto parsed = parse_bookie_config("metadataServiceUri=zk+null://zk1:2181;zk2:2181/pulsar/ledgers\n", "b.conf");
@@ -50,6 +51,14 @@ TEST(bookie_config, auto_recovery_and_disk_keys_are_applied) {
   EXPECT_EQ(c.disk_check_interval, std::chrono::milliseconds(250));
   EXPECT_EQ(c.http_port, 8100);
   EXPECT_EQ(c.auditor_periodic_check_interval, std::chrono::seconds(3600));
+}
+
+TEST(bookie_config, journal_max_group_wait_takes_milliseconds_with_a_fraction) {
+  auto parsed = parse_bookie_config("zkServers=h:1\njournalMaxGroupWaitMSec=0.25\n", "b.conf");
+  ASSERT_TRUE(parsed) << parsed.error();
+  EXPECT_EQ(parsed.value().config.journal_max_group_wait, std::chrono::microseconds(250));
+  EXPECT_THAT(parsed.value().not_implemented, IsEmpty());
+  EXPECT_FALSE(parse_bookie_config("zkServers=h:1\njournalMaxGroupWaitMSec=-1\n", "b.conf"));
 }
 
 TEST(bookie_config, a_low_water_mark_above_the_threshold_is_refused) {

@@ -154,6 +154,14 @@ result<void> set_minutes(broker_config& config, std::string_view value) {
   return success();
 }
 
+// Milliseconds that may have a fraction, into a finer field ("0.25": 250 us).
+template <auto Member>
+result<void> set_fractional_millis(broker_config& config, std::string_view value) {
+  MAGNETAR_TRY(millis, parse_fraction(value, 0, 60'000));
+  config.*Member = std::chrono::microseconds(static_cast<std::int64_t>(millis * 1000));
+  return success();
+}
+
 template <auto Member, int Min, int Max>
 result<void> set_fraction(broker_config& config, std::string_view value) {
   MAGNETAR_TRY(number, parse_fraction(value, Min, Max));
@@ -281,6 +289,7 @@ constexpr auto settings = std::to_array<setting>({
     // magnetar's own key: upstream's flushInterval has the same meaning, but its
     // standalone.conf ships a minute, which here would bring back the stalls (see
     // bookie_options::checkpoint_interval); it stays an ignored key.
+    {"journalMaxGroupWaitMSec", &set_fractional_millis<&c::journal_max_group_wait>},
     {"bookieCheckpointIntervalMillis",
      &set_duration<&c::bookie_checkpoint_interval, std::chrono::milliseconds, 1, java_int_max>},
     {"loadBalancerEnabled", &set_bool<&c::load_balancer_enabled>},

@@ -268,7 +268,6 @@ constexpr auto upstream_keys = std::to_array<std::string_view>({
     "dbStorage_rocksDB_numLevels",
     "dbStorage_rocksDB_numFilesInLevel0",
     "dbStorage_rocksDB_maxSizeInLevel1MB",
-    "journalMaxGroupWaitMSec",
     "diskUsageThreshold",
     "diskUsageWarnThreshold",
     "allowLoopback",

@@ -45,6 +45,7 @@ result<std::unique_ptr<broker_ledgers>> broker_ledgers::open(const broker_config
     }
     options.ledger_directory = (data / "bookie" / "ledgers").string();
     options.checkpoint_interval = config.bookie_checkpoint_interval;
+    options.journal.max_group_wait = config.journal_max_group_wait;
     MAGNETAR_TRY(opened, bookie::bookie::open(options, shards, pool, base::system_clock()));
     p.bookie = std::move(opened);
     p.bookie->start();

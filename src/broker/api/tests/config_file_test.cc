@@ -145,6 +145,15 @@ loadBalancerHistoryResourcePercentage=0.5
   EXPECT_EQ(c.load_balancer_history_percentage, 0.5);
 }
 
+TEST(config_file, journal_max_group_wait_takes_milliseconds_with_a_fraction) {
+  auto parsed = parse("journalMaxGroupWaitMSec=2\n");
+  ASSERT_TRUE(parsed) << parsed.error();
+  EXPECT_EQ(parsed.value().config.journal_max_group_wait, std::chrono::milliseconds(2));
+  EXPECT_EQ(parse("journalMaxGroupWaitMSec=0.25").value().config.journal_max_group_wait,
+            std::chrono::microseconds(250));
+  EXPECT_THAT(error_of("journalMaxGroupWaitMSec=-1"), HasSubstr("out of range"));
+}
+
 TEST(config_file, a_fraction_out_of_its_range_is_refused) {
   EXPECT_THAT(error_of("loadBalancerHistoryResourcePercentage=1.5"), HasSubstr("out of range"));
   EXPECT_THAT(error_of("loadBalancerSheddingIntervalMinutes=soon"), HasSubstr("not a number"));
