@@ -16,6 +16,10 @@
 
 #include <chrono>
 
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <climits>
+
 namespace magnetar::broker {
 
 namespace {
@@ -62,8 +66,12 @@ void connection::close() {
   if (_closed.exchange(true)) return;
   asio::post(_shard.executor(), [self = shared_from_this()] {
     boost::system::error_code ignored;
-    self->_socket.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
-    self->_socket.close(ignored);
+    {
+      std::lock_guard lock(self->_out_mutex);
+      self->_socket_closed = true;
+      self->_socket.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+      self->_socket.close(ignored);
+    }
     self->_writer_wake.cancel();
     self->_keep_alive_timer.cancel();
     self->_reader_wake.cancel();
@@ -198,13 +206,89 @@ void connection::flush_publishes() {
 // Writing
 
 void connection::send(std::vector<std::byte> frame, wire::shared_bytes tail) {
-  bool wake = false;
+  bool take_over = false;
   {
     std::lock_guard lock(_out_mutex);
     _out.push_back({std::move(frame), std::move(tail)});
-    wake = std::exchange(_writer_idle, false);
+    take_over = std::exchange(_writer_idle, false);
   }
-  if (wake) asio::post(_shard.executor(), [self = shared_from_this()] { self->_writer_wake.cancel(); });
+  if (!take_over) return;  // a write is under way and takes this frame too
+  // Posted to this thread: it writes after the handler that queued this frame, with
+  // everything else that handler queues.
+  if (auto* here = io::shard::current()) {
+    asio::post(here->executor(), [self = shared_from_this()] { self->write_direct(); });
+  } else {
+    wake_writer();
+  }
+}
+
+void connection::wake_writer() {
+  asio::post(_shard.executor(), [self = shared_from_this()] { self->_writer_wake.cancel(); });
+}
+
+void connection::write_direct() {
+  // The frames (and stored entries) are ours to write while _writer_idle is false.
+  std::unique_lock lock(_out_mutex);
+  std::vector<iovec> parts;
+  while (!_out.empty()) {
+    if (_socket_closed) {
+      _out.clear();
+      break;
+    }
+    parts.clear();
+    for (const auto& o : _out) {
+      if (parts.size() + 2 > IOV_MAX) break;
+      parts.push_back({const_cast<std::byte*>(o.frame.data()), o.frame.size()});
+      if (!o.tail.empty()) parts.push_back({const_cast<std::byte*>(o.tail.data()), o.tail.size()});
+    }
+    msghdr message{};
+    message.msg_iov = parts.data();
+    message.msg_iovlen = parts.size();
+    const auto sent = ::sendmsg(_socket.native_handle(), &message, MSG_DONTWAIT | MSG_NOSIGNAL);
+    if (sent < 0 && errno == EINTR) continue;
+    if (sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      // The socket's buffer is full: the writer waits for room.
+      lock.unlock();
+      wake_writer();
+      return;
+    }
+    if (sent < 0) {
+      _out.clear();
+      _writer_idle = true;
+      lock.unlock();
+      close();
+      return;
+    }
+    // Drop what went out; a frame cut part-way keeps its rest for the next write.
+    auto left = static_cast<std::size_t>(sent);
+    std::size_t done = 0;
+    bool cut = false;
+    for (; done < _out.size(); ++done) {
+      auto& o = _out[done];
+      const auto size = o.frame.size() + o.tail.size();
+      if (left >= size) {
+        left -= size;
+        continue;
+      }
+      std::vector<std::byte> rest;
+      rest.reserve(size - left);
+      const auto frame_left = left < o.frame.size() ? o.frame.size() - left : 0;
+      rest.insert(rest.end(), o.frame.end() - static_cast<std::ptrdiff_t>(frame_left), o.frame.end());
+      const auto tail_from = left > o.frame.size() ? left - o.frame.size() : 0;
+      rest.insert(rest.end(), o.tail.span().begin() + static_cast<std::ptrdiff_t>(tail_from), o.tail.span().end());
+      o = outgoing{std::move(rest), {}};
+      cut = true;
+      break;
+    }
+    _out.erase(_out.begin(), _out.begin() + static_cast<std::ptrdiff_t>(done));
+    if (cut) {
+      // Cut part-way: the socket took what it had room for; the writer waits for more.
+      lock.unlock();
+      wake_writer();
+      return;
+    }
+  }
+  _writer_idle = true;
 }
 
 awaitable<void> connection::write_loop() {

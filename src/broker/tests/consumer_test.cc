@@ -71,6 +71,31 @@ TEST_F(consumer_test, TailingConsumerGetsEveryMessageOfABurst) {
   }
 }
 
+TEST_F(consumer_test, MessagesBeyondTheSocketBufferReachASlowReaderWholeAndInOrder) {
+  // The shard that dispatches writes what the socket takes at once and hands the rest,
+  // a frame cut part-way included, to the connection's writer.
+  auto consumer = connected_client();
+  consumer->send(subscribe_command("big", "s", 1, 20));
+  consumer->expect(proto::BaseCommand::SUCCESS);
+  consumer->send(flow_command(1, 1000));
+  auto producer = connected_client();
+  producer->send(producer_command("big", 1, 10, "p"));
+  producer->expect(proto::BaseCommand::PRODUCER_SUCCESS);
+  constexpr int count = 24;
+  const auto payload_of = [](int i) { return std::string(1 << 20, static_cast<char>('a' + i)); };
+  for (int i = 0; i < count; ++i) {
+    const auto payload = payload_of(i);
+    producer->send_payload(send_command(1, i), metadata("p", i), payload);
+    producer->expect(proto::BaseCommand::SEND_RECEIPT);
+  }
+  // Only now does the consumer read: 24 MiB waited in the broker and the socket.
+  for (int i = 0; i < count; ++i) {
+    const auto got = text(consumer->expect(proto::BaseCommand::MESSAGE));
+    ASSERT_EQ(got.size(), payload_of(i).size()) << "message " << i;
+    ASSERT_EQ(got, payload_of(i)) << "message " << i;
+  }
+}
+
 TEST_F(consumer_test, LatestSubscriptionSkipsEarlierMessages) {
   auto client = connected_client();
   publish(*client, "c3", 2);
