@@ -1,8 +1,8 @@
 #include "client/connection.h"
 
-#include "client/await_callback.h"
 #include "client/commands.h"
 #include "client/wake_batch.h"
+#include "io/await_callback.h"
 #include "magnetar/errc.h"
 
 #include <fmt/format.h>
@@ -223,7 +223,7 @@ awaitable<result<proto::BaseCommand>> connection::request(std::uint64_t request_
   auto start = [self, request_id, &command](std::function<void(result<proto::BaseCommand>)> done) {
     self->request(request_id, command, std::move(done));
   };
-  co_return co_await await_callback<result<proto::BaseCommand>>(start);
+  co_return co_await io::await_callback<result<proto::BaseCommand>>(start);
 }
 
 void connection::add_producer(std::uint64_t producer_id, std::weak_ptr<producer_listener> listener) {

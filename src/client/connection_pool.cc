@@ -1,6 +1,6 @@
 #include "client/connection_pool.h"
 
-#include "client/await_callback.h"
+#include "io/await_callback.h"
 #include "magnetar/errc.h"
 
 #include <fmt/format.h>
@@ -27,7 +27,7 @@ awaitable<result<std::shared_ptr<connection>>> connection_pool::get(broker_addre
     c = slot;
   }
   auto start = [c](std::function<void(result<std::shared_ptr<connection>>)> done) { c->when_ready(std::move(done)); };
-  co_return co_await await_callback<result<std::shared_ptr<connection>>>(start);
+  co_return co_await io::await_callback<result<std::shared_ptr<connection>>>(start);
 }
 
 awaitable<result<std::shared_ptr<connection>>> connection_pool::get_dedicated(broker_address address,
@@ -45,7 +45,7 @@ awaitable<result<std::shared_ptr<connection>>> connection_pool::get_dedicated(br
     c = slot;
   }
   auto start = [c](std::function<void(result<std::shared_ptr<connection>>)> done) { c->when_ready(std::move(done)); };
-  co_return co_await await_callback<result<std::shared_ptr<connection>>>(start);
+  co_return co_await io::await_callback<result<std::shared_ptr<connection>>>(start);
 }
 
 void connection_pool::release(const std::shared_ptr<connection>& c) {

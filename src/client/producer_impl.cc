@@ -1,11 +1,11 @@
 // producer_impl: creation, reconnection and closing. The send path is in producer_send.cc.
 #include "client/producer_impl.h"
 
-#include "client/await_callback.h"
 #include "client/commands.h"
 #include "client/compression.h"
 #include "client/first_attempt.h"
 #include "client/server_error.h"
+#include "io/await_callback.h"
 #include "magnetar/errc.h"
 #include "wire/topic_name.h"
 
@@ -221,7 +221,7 @@ awaitable<result<void>> producer_impl::close() {
   }
   auto self = shared_from_this();
   auto start_flush = [self](std::function<void(result<void>)> done) { self->flush_async(std::move(done)); };
-  auto flushed = co_await await_callback<result<void>>(start_flush);
+  auto flushed = co_await io::await_callback<result<void>>(start_flush);
   std::shared_ptr<connection> c;
   actions out;
   {

@@ -6,8 +6,8 @@
 // Thread-safe; the caller resumes on its own executor.
 #pragma once
 
-#include "client/await_callback.h"
 #include "client/client_impl.h"
+#include "io/await_callback.h"
 
 #include <functional>
 #include <memory>
@@ -51,7 +51,7 @@ awaitable<std::vector<result<T>>> run_all(client_impl& client, std::vector<task<
           asio::detached);
     }
   };
-  co_await await_callback<bool>(begin);
+  co_await io::await_callback<bool>(begin);
   out.reserve(s->results.size());
   for (auto& r : s->results) out.push_back(std::move(*r));
   co_return out;

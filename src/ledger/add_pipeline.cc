@@ -1,6 +1,7 @@
 #include "ledger/add_pipeline.h"
 
 #include "bookie/errc.h"
+#include "io/await_callback.h"
 #include "io/run_on.h"
 #include "ledger/errc.h"
 #include "meta/errc.h"
@@ -45,14 +46,8 @@ add_pipeline::pending_add* add_pipeline::find(std::int64_t entry) {
 
 awaitable<result<entry_id>> add_pipeline::add(wire::shared_bytes payload) {
   auto executor = co_await asio::this_coro::executor;
-  auto confirmed = std::make_shared<io::oneshot_signal>(executor);
-  auto outcome = std::make_shared<std::optional<result<entry_id>>>();
-  start_add(std::move(payload), executor, [confirmed, outcome](result<entry_id> added) {
-    *outcome = std::move(added);
-    confirmed->fire();
-  });
-  co_await confirmed->wait();
-  co_return std::move(**outcome);
+  auto start = [&](add_done done) { start_add(std::move(payload), executor, std::move(done)); };
+  co_return co_await io::await_callback<result<entry_id>>(start);
 }
 
 void add_pipeline::start_add(wire::shared_bytes payload, asio::any_io_executor executor, add_done done) {

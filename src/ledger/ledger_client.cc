@@ -1,6 +1,7 @@
 #include "ledger/ledger_client.h"
 
 #include "bookie/errc.h"
+#include "io/await_callback.h"
 #include "io/run_on.h"
 #include "ledger/entry_header.h"
 #include "ledger/errc.h"
@@ -321,14 +322,8 @@ awaitable<result<entry_id>> ledger_reader::wait_for_entries(std::chrono::millise
 
 awaitable<result<entry_id>> ledger_writer::add(wire::shared_bytes payload) {
   auto executor = co_await asio::this_coro::executor;
-  auto added = std::make_shared<io::oneshot_signal>(executor);
-  auto outcome = std::make_shared<std::optional<result<entry_id>>>();
-  start_add(std::move(payload), executor, [added, outcome](result<entry_id> entry) {
-    *outcome = std::move(entry);
-    added->fire();
-  });
-  co_await added->wait();
-  co_return std::move(**outcome);
+  auto start = [&](add_pipeline::add_done done) { start_add(std::move(payload), executor, std::move(done)); };
+  co_return co_await io::await_callback<result<entry_id>>(start);
 }
 
 void ledger_writer::start_add(wire::shared_bytes payload, asio::any_io_executor executor, add_pipeline::add_done done) {

@@ -7,6 +7,7 @@
 // become queued again and go, in order, to the ledger the rollover creates.
 #include "mledger/managed_ledger.h"
 
+#include "io/await_callback.h"
 #include "io/run_on.h"
 #include "ledger/errc.h"
 #include "mledger/errc.h"
@@ -31,14 +32,8 @@ struct managed_ledger::pending_add {
 };
 
 awaitable<result<position>> managed_ledger::add_entry(wire::shared_bytes data) {
-  auto added = std::make_shared<io::oneshot_signal>(_executor);
-  auto outcome = std::make_shared<std::optional<result<position>>>();
-  start_add_entry(std::move(data), [added, outcome](result<position> at) {
-    *outcome = std::move(at);
-    added->fire();
-  });
-  co_await added->wait();
-  co_return std::move(**outcome);
+  auto start = [&](add_done done) { start_add_entry(std::move(data), std::move(done)); };
+  co_return co_await io::await_callback<result<position>>(start);
 }
 
 void managed_ledger::start_add_entry(wire::shared_bytes data, add_done done) {

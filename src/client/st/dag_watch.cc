@@ -1,9 +1,9 @@
 #include "client/st/dag_watch.h"
 
-#include "client/await_callback.h"
 #include "client/commands.h"
 #include "client/server_error.h"
 #include "client/st/st_commands.h"
+#include "io/await_callback.h"
 #include "magnetar/errc.h"
 
 #include <fmt/format.h>
@@ -73,7 +73,7 @@ awaitable<result<layout_ptr>> dag_watch::start() {
         },
         asio::detached);
   };
-  co_return co_await client_detail::await_callback<result<layout_ptr>>(begin);
+  co_return co_await io::await_callback<result<layout_ptr>>(begin);
 }
 
 awaitable<result<void>> dag_watch::attach() {

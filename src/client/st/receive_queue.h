@@ -23,7 +23,7 @@
 #pragma once
 
 #include "base/result.h"
-#include "client/await_callback.h"
+#include "io/await_callback.h"
 #include "magnetar/errc.h"
 
 #include <fmt/format.h>
@@ -96,7 +96,7 @@ class receive_queue {
   // The same for a coroutine; it resumes on its own executor.
   awaitable<bool> wait_for_room() {
     auto start = [this](std::function<void(bool)> done) { when_room(std::move(done)); };
-    co_return co_await client_detail::await_callback<bool>(start);
+    co_return co_await io::await_callback<bool>(start);
   }
 
   // The next item; waits as long as needed, or `timeout` (client_errc::timeout then).

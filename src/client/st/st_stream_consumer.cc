@@ -1,8 +1,8 @@
 #include "client/st/st_stream_consumer.h"
 
-#include "client/await_callback.h"
 #include "client/run_all.h"
 #include "client/st/st_queue_consumer.h"
+#include "io/await_callback.h"
 #include "magnetar/errc.h"
 
 #include <fmt/format.h>
@@ -70,7 +70,7 @@ awaitable<result<void>> st_stream_consumer::start() {
     }
     self->_first_done = std::move(done);
   };
-  auto attached = co_await client_detail::await_callback<result<void>>(begin);
+  auto attached = co_await io::await_callback<result<void>>(begin);
   if (!attached) {
     (void)co_await close();
     co_return attached.error();

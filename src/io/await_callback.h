@@ -15,7 +15,7 @@
 #include <memory>
 #include <utility>
 
-namespace magnetar::client_detail {
+namespace magnetar::io {
 
 template <class T, class Start>
 awaitable<T> await_callback(Start start) {
@@ -31,4 +31,4 @@ awaitable<T> await_callback(Start start) {
       asio::use_awaitable);
 }
 
-}  // namespace magnetar::client_detail
+}  // namespace magnetar::io
