@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -48,6 +49,24 @@ class cluster : public ::testing::Test {
                                                              std::vector<std::string>{"--config", conf}, "broker"));
       std::filesystem::create_directories(dir / fmt::format("broker-{}", i));
       brokers.back()->start();
+    }
+  }
+
+  // A failed test prints what the brokers logged at warn and above (their logs go with
+  // the temporary directory): once, a failure under load left nothing to read.
+  void TearDown() override {
+    if (!HasFailure()) return;
+    for (std::size_t i = 0; i < brokers.size(); ++i) {
+      std::ifstream in(brokers[i]->log_path());
+      std::string line;
+      std::string notable;
+      while (std::getline(in, line)) {
+        // base/log.h's pattern: "<time> <level letter> [<logger> <thread>] <text>".
+        if (line.find(" W [") != std::string::npos || line.find(" E [") != std::string::npos) {
+          notable += line + "\n";
+        }
+      }
+      std::cerr << "broker-" << i << " warnings and errors:\n" << notable;
     }
   }
 
