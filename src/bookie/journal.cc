@@ -23,6 +23,16 @@ bool is_spare(const std::string& name) {
   return name.starts_with(spare_prefix) && parse_journal_file_name(name.substr(spare_prefix.size())).has_value();
 }
 
+constexpr std::uint64_t round_up_to_page(std::uint64_t n) {
+  return (n + journal_page_size - 1) / journal_page_size * journal_page_size;
+}
+
+// Zeroing goes a chunk at a time: the writer waits out at most one when it catches up.
+std::uint64_t zero_chunk_bytes(const journal_options& options) {
+  const std::uint64_t most = 1 << 20;
+  return std::max(journal_page_size, std::min(most, options.zero_ahead_bytes) / journal_page_size * journal_page_size);
+}
+
 }  // namespace
 
 journal::journal(journal_options options) : _options(std::move(options)) {}
@@ -314,7 +324,10 @@ result<void> journal::start_new_file() {
   {
     std::unique_lock lock(_mutex);
     _next_wanted.reset();  // not started: this thread prepares it itself
-    _file_prepared.wait(lock, [&] { return !_preparing; });
+    _file_prepared.wait(lock, [&] { return !_preparing && !_zeroing.running; });
+    // No zeroing of the old file from here on: once it is no longer the writer's, a
+    // checkpoint may reclaim it for reuse.
+    _zeroing.wanted = false;
     if (_prepared && _prepared->sequence == sequence) next = std::move(_prepared);
     _prepared.reset();
   }
@@ -335,6 +348,11 @@ result<void> journal::start_new_file() {
     ++_stats.files_created;
     if (next->reused) ++_stats.files_reused;
     _next_wanted = sequence + 1;
+    const auto written = round_up_to_page(journal_header_size + journal_end_marker_size);
+    _zeroing = {.sequence = sequence,
+                .wanted = !next->reused && _options.zero_ahead_bytes > 0,
+                .zeroed_to = written,
+                .claimed_to = written};
   }
   _wake_preparer.notify_one();
   return success();
@@ -344,8 +362,17 @@ void journal::run_preparer() {
   pthread_setname_np(pthread_self(), "journal-prep");
   std::unique_lock lock(_mutex);
   for (;;) {
-    _wake_preparer.wait(lock, [&] { return _next_wanted.has_value() || _stopping; });
+    _wake_preparer.wait(lock, [&] { return _next_wanted || zeroing_wanted() || _stopping; });
     if (_stopping) return;
+    if (!_next_wanted) {
+      const auto [from, to] = *zeroing_wanted();
+      const auto file_sequence = _zeroing.sequence;
+      _zeroing.running = true;
+      lock.unlock();
+      zero_ahead(file_sequence, from, to);
+      lock.lock();
+      continue;
+    }
     const auto sequence = *_next_wanted;
     _next_wanted.reset();
     _preparing = true;
@@ -367,6 +394,44 @@ void journal::run_preparer() {
     }
     _file_prepared.notify_all();
   }
+}
+
+std::optional<std::pair<std::uint64_t, std::uint64_t>> journal::zeroing_wanted() const {
+  if (!_zeroing.wanted || _zeroing.running) return std::nullopt;
+  const auto chunk = zero_chunk_bytes(_options);
+  const auto limit = std::min(_zeroing.claimed_to + _options.zero_ahead_bytes,
+                              _options.max_file_bytes / journal_page_size * journal_page_size);
+  if (_zeroing.zeroed_to + chunk > limit) return std::nullopt;
+  return std::pair(_zeroing.zeroed_to, _zeroing.zeroed_to + chunk);
+}
+
+void journal::zero_ahead(std::uint64_t sequence, std::uint64_t from, std::uint64_t to) {
+  const auto path = path_of(_options, sequence);
+  auto zeroed = [&]() -> result<void> {
+    MAGNETAR_TRY(file, _options.fs->open(path, io::open_mode::read_write));
+    return file->zero_uncached(from, to - from);
+  }();
+  std::lock_guard lock(_mutex);
+  _zeroing.running = false;
+  if (zeroed) {
+    _zeroing.zeroed_to = std::max(_zeroing.zeroed_to, to);
+    _stats.bytes_zeroed_ahead += to - from;
+  } else {
+    // Only a cost: the writer's syncs convert the blocks as they go.
+    spdlog::warn("journal {}: zeroing {} ahead of the writer: {}", _options.directory, path, zeroed.error());
+    _zeroing.wanted = false;
+  }
+  _file_prepared.notify_all();
+}
+
+void journal::claim_for_writer(std::uint64_t end) {
+  std::unique_lock lock(_mutex);
+  if (!_zeroing.wanted) return;
+  // A zeroing under way covers [zeroed_to, ...): wait for it if the write reaches there.
+  _file_prepared.wait(lock, [&] { return !_zeroing.running || end <= _zeroing.zeroed_to; });
+  _zeroing.claimed_to = std::max(_zeroing.claimed_to, end);
+  _zeroing.zeroed_to = std::max(_zeroing.zeroed_to, end);
+  if (zeroing_wanted()) _wake_preparer.notify_one();
 }
 
 result<std::unique_ptr<io::file>> journal::reuse_spare(const std::string& path) {
@@ -404,6 +469,7 @@ result<void> journal::write_group(std::vector<std::byte>& bytes) {
   const auto end = _write_offset + records + journal_end_marker_size;
   bytes.resize(records + journal_end_marker_size + (journal_page_size - end % journal_page_size) % journal_page_size);
   MAGNETAR_TRY(ensure_room(bytes.size()));
+  claim_for_writer(_write_offset + bytes.size());
   MAGNETAR_TRY(_file->write_at(_write_offset, bytes));
   const auto sync_start = std::chrono::steady_clock::now();
   MAGNETAR_TRY(_file->sync());

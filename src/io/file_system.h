@@ -48,6 +48,16 @@ class file {
     return success();
   }
 
+  // Writes zeros over [offset, offset + length) around the page cache (O_DIRECT where the
+  // file system has it; offset and length multiples of 4096), so that blocks reserved by
+  // allocate() become written blocks, which a later sync need not convert, without
+  // leaving dirty pages behind that another handle's sync() would then wait for. Not
+  // synced: a crash leaves zeros either way. This default writes the zeros through
+  // write_at.
+  virtual result<void> zero_uncached(std::uint64_t offset, std::uint64_t length) {
+    return file::allocate(offset, length);
+  }
+
   // A hint that [offset, offset + length) won't be read again soon: the kernel may let
   // its clean cached pages go (length 0: to the end of the file). Nothing written is
   // lost; unsynced pages stay. Data only read back after a crash (a journal) need not

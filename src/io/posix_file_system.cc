@@ -79,6 +79,32 @@ class posix_file final : public file {
     }
   }
 
+  result<void> zero_uncached(std::uint64_t offset, std::uint64_t length) override {
+    // A handle of its own on the same file (not a dup, which would share the status
+    // flags and make the other handle's writes direct too).
+    const auto self = fmt::format("/proc/self/fd/{}", _fd);
+    const int direct = ::open(self.c_str(), O_WRONLY | O_DIRECT | O_CLOEXEC);
+    if (direct < 0) {
+      if (errno == EINVAL) return file::zero_uncached(offset, length);  // no O_DIRECT here (tmpfs)
+      return fail(os_failure("open for direct writes", path()));
+    }
+    alignas(4096) static const std::byte zeros[1 << 20]{};
+    result<void> written = success();
+    while (length > 0) {
+      const auto n = std::min<std::uint64_t>(length, sizeof zeros);
+      const auto done = ::pwrite(direct, zeros, n, static_cast<off_t>(offset));
+      if (done < 0) {
+        if (errno == EINTR) continue;
+        written = fail(os_failure("direct write", path()));
+        break;
+      }
+      offset += static_cast<std::uint64_t>(done);
+      length -= static_cast<std::uint64_t>(done);
+    }
+    ::close(direct);
+    return written;
+  }
+
   void drop_cached(std::uint64_t offset, std::uint64_t length) override {
     // Advice only: a failure leaves the pages cached, which is harmless.
     (void)::posix_fadvise(_fd, static_cast<off_t>(offset), static_cast<off_t>(length), POSIX_FADV_DONTNEED);

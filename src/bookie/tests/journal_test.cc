@@ -7,11 +7,18 @@
 #include "io/running_shards.h"
 #include "io/temp_directory.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <future>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -32,6 +39,7 @@ class journal_test : public ::testing::Test {
     o.directory = dir / "journal";
     o.fs = &fs;
     o.preallocate_bytes = 64 << 10;
+    o.zero_ahead_bytes = 256 << 10;
     return o;
   }
 
@@ -402,6 +410,118 @@ TEST_F(journal_test, appends_after_stop_are_refused) {
   auto refused = append(*j, {add(1, 0, "late")});
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error(), errc::journal_failed);
+}
+
+// Bytes of [from, to) in `path` whose blocks are reserved but unwritten (read as zeros
+// only because the file system says so); nullopt where the file system can't tell.
+std::optional<std::uint64_t> unwritten_bytes(const std::string& path, std::uint64_t from, std::uint64_t to) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  constexpr std::uint32_t most = 256;
+  std::vector<std::uint64_t> buffer((sizeof(fiemap) + most * sizeof(fiemap_extent)) / sizeof(std::uint64_t) + 1);
+  auto& request = *reinterpret_cast<fiemap*>(buffer.data());
+  request.fm_start = from;
+  request.fm_length = to - from;
+  request.fm_flags = FIEMAP_FLAG_SYNC;
+  request.fm_extent_count = most;
+  const int mapped = ::ioctl(fd, FS_IOC_FIEMAP, &request);
+  ::close(fd);
+  if (mapped != 0) return std::nullopt;
+  std::uint64_t unwritten = 0;
+  for (std::uint32_t i = 0; i < request.fm_mapped_extents; ++i) {
+    const auto& e = request.fm_extents[i];
+    if ((e.fe_flags & FIEMAP_EXTENT_UNWRITTEN) == 0) continue;
+    const auto start = std::max<std::uint64_t>(e.fe_logical, from);
+    const auto end = std::min<std::uint64_t>(e.fe_logical + e.fe_length, to);
+    if (end > start) unwritten += end - start;
+  }
+  return unwritten;
+}
+
+template <class F>
+bool within_30_seconds(F condition) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (!condition()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return true;
+}
+
+TEST_F(journal_test, a_new_files_blocks_ahead_of_the_writer_are_written_not_only_reserved) {
+  auto o = options();
+  o.fs = &io::posix_file_system();
+  o.preallocate_bytes = 4 << 20;
+  o.zero_ahead_bytes = 1 << 20;
+  auto j = open(o);
+  ASSERT_TRUE(append(*j, {add(1, 0, "first")}));
+  ASSERT_TRUE(within_30_seconds([&] { return j->stats().bytes_zeroed_ahead >= o.zero_ahead_bytes; }));
+  const auto path = o.directory + "/" + journal_file_name(1);
+  const auto ahead = unwritten_bytes(path, 0, o.zero_ahead_bytes);
+  const auto beyond = unwritten_bytes(path, 2 << 20, 4 << 20);
+  if (!ahead || beyond.value_or(0) == 0)
+    GTEST_SKIP() << dir.path() << ": the file system doesn't report unwritten blocks";
+  EXPECT_EQ(*ahead, 0u) << "the first MiB, written by the writer and the zeroing";
+  EXPECT_EQ(j->stats().bytes_zeroed_ahead, o.zero_ahead_bytes) << "no further than asked ahead of the writer";
+}
+
+TEST_F(journal_test, records_written_while_blocks_are_zeroed_ahead_replay_whole) {
+  // A small window (two pages, zeroed a window at a time) that writers appending as fast
+  // as they can keep catching up with: a zeroing must never run over a written record.
+  auto o = options();
+  o.fs = &io::posix_file_system();
+  o.zero_ahead_bytes = 8192;
+  std::map<std::int64_t, records> expected;
+  {
+    auto j = open(o);
+    std::atomic<int> completed{0}, failed{0};
+    std::vector<std::thread> writers;
+    constexpr int per_writer = 300;
+    for (std::int64_t ledger = 1; ledger <= 4; ++ledger) {
+      for (int i = 0; i < per_writer; ++i) {
+        const std::string payload(static_cast<std::size_t>(1 + (i * 397 + ledger * 101) % 5000),
+                                  static_cast<char>('a' + (i + ledger) % 26));
+        expected[ledger].emplace_back(ledger, i, payload);
+      }
+      writers.emplace_back([&, ledger] {
+        for (const auto& [l, entry, payload] : expected[ledger]) {
+          const auto record = add(l, entry, payload);
+          j->append(std::span(&record, 1), [&](const error* e) {
+            if (e) failed.fetch_add(1);
+            completed.fetch_add(1);
+          });
+        }
+      });
+    }
+    for (auto& w : writers) w.join();
+    ASSERT_TRUE(within_30_seconds([&] { return completed.load() == 4 * per_writer; }));
+    EXPECT_EQ(failed.load(), 0);
+    EXPECT_GT(j->stats().bytes_zeroed_ahead, 0u);
+  }
+  auto j = open(o);
+  std::map<std::int64_t, records> seen;
+  for (auto& record : replayed(*j)) seen[std::get<0>(record)].push_back(record);
+  EXPECT_EQ(seen, expected);
+}
+
+TEST_F(journal_test, a_reused_file_is_not_zeroed_again) {
+  auto o = options();
+  o.max_file_bytes = 64 << 10;
+  o.zero_ahead_bytes = 4096;
+  auto j = open(o);
+  int entry = 0;
+  for (; entry < 100; ++entry) ASSERT_TRUE(append(*j, {add(1, entry, std::string(2000, 'a'))}));
+  ASSERT_GT(j->stats().bytes_zeroed_ahead, 0u) << "new files are";
+  ASSERT_TRUE(j->reclaim(j->checkpoint_mark()));  // the full files become spares
+  while (j->stats().files_reused == 0 && entry < 1000) {
+    ASSERT_TRUE(append(*j, {add(1, entry++, std::string(2000, 'b'))}));
+  }
+  ASSERT_EQ(j->stats().files_reused, 1u) << "the writer's file is a spare";
+  const auto zeroed = j->stats().bytes_zeroed_ahead;
+  for (int i = 0; i < 10; ++i) ASSERT_TRUE(append(*j, {add(1, entry++, std::string(2000, 'c'))}));
+  ASSERT_EQ(j->stats().files_reused, 1u) << "still the same file";
+  j->stop();
+  EXPECT_EQ(j->stats().bytes_zeroed_ahead, zeroed);
 }
 
 }  // namespace

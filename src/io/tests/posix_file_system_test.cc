@@ -50,6 +50,22 @@ TEST_F(posix_file_system_test, a_write_inside_an_allocated_range_keeps_the_files
   EXPECT_EQ(read_all(*f).substr(99, 5), std::string("\0xyz\0", 5));
 }
 
+TEST_F(posix_file_system_test, zeros_written_around_the_cache_replace_what_the_range_held_and_nothing_else) {
+  auto f = fs.open(dir / "a", open_mode::create).value();
+  ASSERT_TRUE(f->write_at(0, bytes_of(std::string(3 * 4096, 'x'))));  // cached, not yet synced
+  ASSERT_TRUE(f->zero_uncached(4096, 4096));
+  EXPECT_EQ(read_all(*f), std::string(4096, 'x') + std::string(4096, '\0') + std::string(4096, 'x'));
+}
+
+TEST_F(posix_file_system_test, zeros_written_around_the_cache_may_extend_the_file) {
+  auto f = fs.open(dir / "a", open_mode::create).value();
+  ASSERT_TRUE(f->write_at(0, bytes_of("abc")));
+  ASSERT_TRUE(f->sync());
+  ASSERT_TRUE(f->zero_uncached(4096, 2 << 20));
+  EXPECT_EQ(f->size().value(), 4096u + (2 << 20));
+  EXPECT_EQ(read_all(*f).substr(0, 4), std::string("abc\0", 4));
+}
+
 TEST_F(posix_file_system_test, dropped_synced_pages_leave_the_cache_and_read_back_from_disk) {
   if (in_memory_file_system(dir.path())) GTEST_SKIP() << dir.path() << " is in memory: its pages can't be dropped";
   auto f = fs.open(dir / "a", open_mode::create).value();

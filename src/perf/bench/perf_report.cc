@@ -21,6 +21,26 @@ std::string latency_line(std::string_view name, const base::histogram& micros) {
   return fmt::format("{} latency ms: {}\n", name, latency_percentiles_line(micros));
 }
 
+// The three 100 ms windows with the slowest publishes, slowest first.
+std::string slowest_windows_line(const perf_results& r) {
+  std::vector<std::size_t> windows;
+  for (std::size_t i = 0; i < r.publish_max_ms_by_window.size(); ++i) {
+    if (r.publish_max_ms_by_window[i] > 0) windows.push_back(i);
+  }
+  if (windows.empty()) return {};
+  const auto slower = [&](std::size_t a, std::size_t b) {
+    return r.publish_max_ms_by_window[a] > r.publish_max_ms_by_window[b];
+  };
+  const auto shown = std::min<std::size_t>(3, windows.size());
+  std::partial_sort(windows.begin(), windows.begin() + static_cast<std::ptrdiff_t>(shown), windows.end(), slower);
+  std::string out = "slowest publishes, by 100 ms of send times:";
+  for (std::size_t i = 0; i < shown; ++i) {
+    const auto at = std::chrono::duration<double>(perf_results::publish_window * windows[i]).count();
+    out += fmt::format("{} {:.2f} ms at {:.1f} s", i == 0 ? "" : ",", r.publish_max_ms_by_window[windows[i]], at);
+  }
+  return out + "\n";
+}
+
 double megabytes_per_second(double messages_per_second, std::size_t message_size) {
   return messages_per_second * static_cast<double>(message_size) / 1e6;
 }
@@ -48,7 +68,8 @@ std::string summary(const perf_options& options, const perf_results& r) {
                        options.subscription_type, per_second(*least, r.consume_seconds),
                        per_second(*most, r.consume_seconds));
   }
-  return out + latency_line("publish", r.publish_latency_us) + latency_line("end-to-end", r.end_to_end_latency_us);
+  return out + latency_line("publish", r.publish_latency_us) + slowest_windows_line(r) +
+         latency_line("end-to-end", r.end_to_end_latency_us);
 }
 
 std::string markdown_report(const perf_options& options, const perf_results& r) {

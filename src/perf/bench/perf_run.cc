@@ -49,6 +49,7 @@ double seconds_since(steady::time_point start) { return std::chrono::duration<do
 // completed every callback, so it needs no lock.
 struct produce_state {
   base::histogram latency_us{60'000'000, 3};
+  std::vector<double> max_ms_by_window;
   std::atomic<std::uint64_t> acked{0};
   std::atomic<std::uint64_t> errors{0};
 };
@@ -69,6 +70,7 @@ result<void> produce(client& c, const perf_options& options, perf_results& out) 
   for (unsigned k = 0; k < options.keys; ++k) keys.push_back("key-" + std::to_string(k));
 
   auto state = std::make_shared<produce_state>();
+  state->max_ms_by_window.resize(static_cast<std::size_t>(options.duration / perf_results::publish_window) + 1);
   std::string payload(std::max<std::size_t>(options.message_size, sizeof(std::int64_t)), 'x');
   const auto start = steady::now();
   // The wall clock at each send, from the steady one: one clock read per message, not two
@@ -89,13 +91,16 @@ result<void> produce(client& c, const perf_options& options, perf_results& out) 
     message_builder builder;
     builder.payload(std::string_view(payload));
     if (!keys.empty()) builder.key(keys[sent % keys.size()]);
-    p.send_async(builder.build(), [state, intended](result<message_id> id) {
+    const auto window = static_cast<std::size_t>((intended - start) / perf_results::publish_window);
+    p.send_async(builder.build(), [state, intended, window](result<message_id> id) {
       if (!id) {
         state->errors.fetch_add(1, std::memory_order_relaxed);
         return;
       }
       const auto us = std::chrono::duration_cast<std::chrono::microseconds>(steady::now() - intended).count();
       state->latency_us.record(us);
+      auto& slowest = state->max_ms_by_window[std::min(window, state->max_ms_by_window.size() - 1)];
+      slowest = std::max(slowest, static_cast<double>(us) / 1e3);
       state->acked.fetch_add(1, std::memory_order_relaxed);
     });
     ++sent;
@@ -108,6 +113,7 @@ result<void> produce(client& c, const perf_options& options, perf_results& out) 
   out.send_errors = state->errors.load();
   out.bytes_sent = out.sent * payload.size();
   MAGNETAR_TRY(out.publish_latency_us.merge(state->latency_us));
+  out.publish_max_ms_by_window = std::move(state->max_ms_by_window);
   return success();
 }
 

@@ -61,6 +61,10 @@ struct perf_results {
   // Microseconds.
   base::histogram publish_latency_us{60'000'000, 3};
   base::histogram end_to_end_latency_us{60'000'000, 3};
+  // The slowest publish (ms) of each 100 ms of intended send times from the start: when
+  // the tail happened (a stall at the start, a periodic one), which percentiles hide.
+  std::vector<double> publish_max_ms_by_window;
+  static constexpr std::chrono::milliseconds publish_window{100};
 };
 
 // The option values, by pulsar-perf's names; invalid_argument naming the choices. The

@@ -62,6 +62,15 @@ TEST(perf_report_test, the_summary_prints_the_latency_percentiles_in_millisecond
   EXPECT_THAT(text, HasSubstr("\nend-to-end latency ms: p50 1.50 p99 1.50 p99.9 1.50 max 1.50\n"));
 }
 
+TEST(perf_report_test, the_summary_names_the_slowest_publish_windows_with_their_time) {
+  auto r = two_sides();
+  r.publish_latency_us.record(1000);
+  r.publish_max_ms_by_window = {250.0, 0, 1.5, 80.25, 2.0};
+  EXPECT_THAT(summary(options_of(100), r),
+              HasSubstr("\nslowest publishes, by 100 ms of send times: 250.00 ms at 0.0 s, 80.25 ms at 0.3 s, "
+                        "2.00 ms at 0.4 s\n"));
+}
+
 TEST(perf_report_test, the_summary_leaves_out_latency_without_samples) {
   EXPECT_THAT(summary(options_of(100), two_sides()), Not(HasSubstr("latency")));
 }
