@@ -40,6 +40,11 @@ std::string broker_service::new_producer_name() {
 
 result<void> broker_service::start() {
   auto& first = _deps.shards[0];
+  if (_config.authentication_enabled) {
+    auto made = auth::authenticator::create(_config.authentication);
+    if (!made) return fail(errc::invalid_request, fmt::format("authentication: {}", made.error().message()));
+    _authenticator = std::move(made).value();
+  }
   boost::system::error_code ec;
   auto address = asio::ip::make_address(_config.bind_address, ec);
   if (ec) return fail(errc::invalid_request, fmt::format("bindAddress '{}': {}", _config.bind_address, ec.message()));

@@ -75,6 +75,7 @@ class broker_service final : public broker_context {
   topic_ownership* ownership() override { return _deps.ownership; }
   std::string new_producer_name() override;
   void connection_closed(std::uint64_t id) override;
+  const auth::authenticator* authenticator() const override { return _authenticator.get(); }
 
  private:
   awaitable<void> accept_loop(std::shared_ptr<io::gate::pass> held);
@@ -95,6 +96,7 @@ class broker_service final : public broker_context {
   std::map<std::uint64_t, std::weak_ptr<connection>> _connections;
   std::unique_ptr<scalable::scalable_service> _scalable;
   std::unique_ptr<replication_clients> _replication_clients;
+  std::unique_ptr<auth::authenticator> _authenticator;  // with authenticationEnabled
   const std::uint32_t _instance = std::random_device()();
 };
 

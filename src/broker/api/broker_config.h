@@ -4,6 +4,7 @@
 // A plain value type.
 #pragma once
 
+#include "auth/authenticator.h"
 #include "broker/api/advertised_listeners.h"
 
 #include <chrono>
@@ -160,6 +161,20 @@ struct broker_config {
   std::chrono::microseconds journal_max_group_wait{0};
   // Threads serving connections and topics (numIOThreads); 0: one per core.
   unsigned num_io_threads = 0;
+
+  // Security (docs/security.md). With authenticationEnabled, a client must present
+  // credentials that one of authenticationProviders takes (or get anonymousUserRole);
+  // with authorizationEnabled, the role they name needs a permission for what it does
+  // (superUserRoles may do everything).
+  bool authentication_enabled = false;  // authenticationEnabled
+  // authenticationProviders, tokenSecretKey, tokenPublicKey, tokenAuthClaim,
+  // tokenAudienceClaim, tokenAudience, anonymousUserRole.
+  auth::authentication_settings authentication;
+  // How often a connection's credentials are checked for expiry; an expired token is
+  // then refreshed with an AUTH_CHALLENGE (authenticationRefreshCheckSeconds).
+  std::chrono::seconds authentication_refresh_check{60};
+  bool authorization_enabled = false;         // authorizationEnabled
+  std::vector<std::string> super_user_roles;  // superUserRoles
 };
 
 }  // namespace magnetar::broker

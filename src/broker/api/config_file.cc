@@ -112,6 +112,39 @@ result<void> set_host(broker_config& config, std::string_view value) {
   return success();
 }
 
+// A comma-separated list; blanks around the items and empty items are dropped.
+std::vector<std::string> list_of(std::string_view value) {
+  std::vector<std::string> items;
+  while (!value.empty()) {
+    const auto comma = value.find(',');
+    auto item = value.substr(0, comma);
+    while (!item.empty() && std::isspace(static_cast<unsigned char>(item.front()))) item.remove_prefix(1);
+    while (!item.empty() && std::isspace(static_cast<unsigned char>(item.back()))) item.remove_suffix(1);
+    if (!item.empty()) items.emplace_back(item);
+    if (comma == std::string_view::npos) break;
+    value.remove_prefix(comma + 1);
+  }
+  return items;
+}
+
+// A string setting of the authentication settings (the key material is read and
+// checked when the broker starts: a key file may be put in place after the file is read).
+template <std::string auth::authentication_settings::*Member>
+result<void> set_authentication(broker_config& config, std::string_view value) {
+  config.authentication.*Member = std::string(value);
+  return success();
+}
+
+result<void> set_authentication_providers(broker_config& config, std::string_view value) {
+  config.authentication.providers = list_of(value);
+  return success();
+}
+
+result<void> set_super_user_roles(broker_config& config, std::string_view value) {
+  config.super_user_roles = list_of(value);
+  return success();
+}
+
 result<void> set_advertised_listeners(broker_config& config, std::string_view value) {
   MAGNETAR_TRY(listeners, parse_advertised_listeners(value));
   config.advertised_listeners = std::move(listeners);
@@ -302,6 +335,18 @@ constexpr auto settings = std::to_array<setting>({
     {"loadBalancerHistoryResourcePercentage", &set_fraction<&c::load_balancer_history_percentage, 0, 1>},
     // 0: one per core. Far beyond any core count is a typo, not a wish.
     {"numIOThreads", &set_number<&c::num_io_threads, 0, 1024>},
+    {"authenticationEnabled", &set_bool<&c::authentication_enabled>},
+    {"authenticationProviders", &set_authentication_providers},
+    {"tokenSecretKey", &set_authentication<&auth::authentication_settings::token_secret_key>},
+    {"tokenPublicKey", &set_authentication<&auth::authentication_settings::token_public_key>},
+    {"tokenAuthClaim", &set_authentication<&auth::authentication_settings::token_auth_claim>},
+    {"tokenAudienceClaim", &set_authentication<&auth::authentication_settings::token_audience_claim>},
+    {"tokenAudience", &set_authentication<&auth::authentication_settings::token_audience>},
+    {"anonymousUserRole", &set_authentication<&auth::authentication_settings::anonymous_user_role>},
+    {"authenticationRefreshCheckSeconds",
+     &set_duration<&c::authentication_refresh_check, std::chrono::seconds, 1, java_int_max>},
+    {"authorizationEnabled", &set_bool<&c::authorization_enabled>},
+    {"superUserRoles", &set_super_user_roles},
 });
 
 const setting* find_setting(std::string_view key) {

@@ -1,6 +1,7 @@
 // broker_context: what a client connection and its command handlers use of the broker
 // they run in: its settings and clock, the topics, the scalable-topic service, the URL
-// lookups answer with, producer names, and where a closing connection reports. The
+// lookups answer with, producer names, who clients are, and where a closing connection
+// reports. The
 // broker service implements it; the protocol layer sits below the service (which
 // accepts the connections) and knows it only through this.
 //
@@ -12,6 +13,10 @@
 
 #include <cstdint>
 #include <string>
+
+namespace magnetar::auth {
+class authenticator;
+}
 
 namespace magnetar::broker {
 
@@ -36,6 +41,8 @@ class broker_context {
   virtual topic_ownership* ownership() = 0;
   // A name for a producer that did not choose one, unique in the cluster.
   virtual std::string new_producer_name() = 0;
+  // Who clients are (authenticationEnabled); null when anyone may connect.
+  virtual const auth::authenticator* authenticator() const = 0;
   // The connection's read loop ended: it is gone from the broker's list, its scalable
   // watches end.
   virtual void connection_closed(std::uint64_t connection_id) = 0;

@@ -1,6 +1,7 @@
 #include "broker/protocol/connection.h"
 
 #include "base/log.h"
+#include "base/version.h"
 #include "broker/api/protocol_error.h"
 #include "broker/protocol/broker_context.h"
 #include "broker/protocol/handlers/handlers.h"
@@ -45,6 +46,7 @@ connection::connection(broker_context& broker, io::shard& shard, asio::ip::tcp::
       _decoder(broker.config().max_message_size + frame_padding),
       _writer_wake(shard.executor(), asio::steady_timer::time_point::max()),
       _keep_alive_timer(shard.executor()),
+      _auth_refresh_timer(shard.executor()),
       _reader_wake(shard.executor(), asio::steady_timer::time_point::max()) {
   boost::system::error_code ec;
   auto remote = _socket.remote_endpoint(ec);
@@ -60,6 +62,7 @@ void connection::start() {
   io::spawn(_shard.executor(), [self] { return self->read_loop(); });
   io::spawn(_shard.executor(), [self] { return self->write_loop(); });
   io::spawn(_shard.executor(), [self] { return self->keep_alive_loop(); });
+  if (_broker.authenticator()) io::spawn(_shard.executor(), [self] { return self->auth_refresh_loop(); });
 }
 
 void connection::close() {
@@ -74,8 +77,15 @@ void connection::close() {
     }
     self->_writer_wake.cancel();
     self->_keep_alive_timer.cancel();
+    self->_auth_refresh_timer.cancel();
     self->_reader_wake.cancel();
   });
+}
+
+void connection::set_principal(auth::principal who, bool supports_auth_refresh) {
+  _principal = std::move(who);
+  _supports_auth_refresh = supports_auth_refresh;
+  _challenge_outstanding = false;
 }
 
 void connection::set_connected(std::string client_version, int protocol_version) {
@@ -330,6 +340,34 @@ void connection::send_ping() {
   ping.set_type(proto::BaseCommand::PING);
   ping.mutable_ping();
   send(wire::encode_command(ping));
+}
+
+awaitable<void> connection::auth_refresh_loop() {
+  const auto interval = config().authentication_refresh_check;
+  while (!is_closed()) {
+    _auth_refresh_timer.expires_after(interval);
+    boost::system::error_code ec;
+    co_await _auth_refresh_timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+    if (ec || is_closed()) co_return;
+    if (!_principal || !_principal->expires_at || std::chrono::system_clock::now() < *_principal->expires_at) continue;
+    if (!_supports_auth_refresh || _challenge_outstanding) {
+      spdlog::info("connection {} ({}): the credentials of role '{}' expired{}: closing", _id, _remote_address,
+                   _principal->role,
+                   _challenge_outstanding ? " and the challenge went unanswered" : " (the client can't refresh them)");
+      close();
+      co_return;
+    }
+    proto::BaseCommand challenge;
+    challenge.set_type(proto::BaseCommand::AUTH_CHALLENGE);
+    auto& body = *challenge.mutable_authchallenge();
+    body.set_server_version(fmt::format("magnetar-{}", base::version()));
+    body.set_protocol_version(_protocol_version);
+    body.mutable_challenge()->set_auth_method_name(_principal->method);
+    // What upstream's brokers send: the client answers with fresh credentials.
+    body.mutable_challenge()->set_auth_data("PulsarAuthRefresh");
+    _challenge_outstanding = true;
+    send(wire::encode_command(challenge));
+  }
 }
 
 awaitable<void> connection::keep_alive_loop() {

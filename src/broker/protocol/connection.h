@@ -15,6 +15,9 @@
 // wake-up per group was a third of the broker's context switches. What the socket
 // doesn't take at once goes to the writer coroutine on the connection's shard.
 //
+// With authentication, CONNECT's credentials name the connection's principal; expired
+// ones are refreshed through AUTH_CHALLENGE (auth_refresh_loop).
+//
 // Keep-alive: every keepAliveIntervalSeconds, a connection that received nothing since
 // the last tick gets a PING; one that still received nothing by the next tick is
 // closed. Publishes awaiting their receipt are bounded: past the limit, reading pauses
@@ -24,6 +27,7 @@
 // hold one). State other than the send queue is touched on the connection's shard only.
 #pragma once
 
+#include "auth/authenticator.h"
 #include "broker/api/broker_config.h"
 #include "broker/api/client_channel.h"
 #include "broker/api/client_ids.h"
@@ -39,6 +43,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -102,6 +107,14 @@ class connection final : public client_channel, public std::enable_shared_from_t
   // The handshake (handlers/connect.cc).
   void set_connected(std::string client_version, int protocol_version);
   bool is_connected() const { return _connected; }
+  // Who the client is, when the broker authenticates (shard-local). A refresh (an
+  // AUTH_RESPONSE to the broker's challenge) replaces it.
+  void set_principal(auth::principal who, bool supports_auth_refresh);
+  const std::optional<auth::principal>& principal() const { return _principal; }
+  bool supports_auth_refresh() const { return _supports_auth_refresh; }
+  // Whether the broker sent an AUTH_CHALLENGE not yet answered.
+  bool challenge_outstanding() const { return _challenge_outstanding; }
+  void set_challenge_outstanding(bool outstanding) { _challenge_outstanding = outstanding; }
 
  private:
   struct outgoing {
@@ -117,6 +130,10 @@ class connection final : public client_channel, public std::enable_shared_from_t
   // Wakes the writer coroutine, on the connection's shard.
   void wake_writer();
   awaitable<void> keep_alive_loop();
+  // Every authenticationRefreshCheckSeconds: credentials past their expiry get an
+  // AUTH_CHALLENGE (a client that can't refresh, or left the last one unanswered, is
+  // closed), as upstream.
+  awaitable<void> auth_refresh_loop();
   void send_ping();
   awaitable<bool> check_liveness_here(std::chrono::milliseconds timeout);
   awaitable<void> wait_for_publish_room();
@@ -137,6 +154,9 @@ class connection final : public client_channel, public std::enable_shared_from_t
   bool _connected = false;
   std::string _client_version;
   int _protocol_version = 0;
+  std::optional<auth::principal> _principal;
+  bool _supports_auth_refresh = false;
+  bool _challenge_outstanding = false;
   bool _received_since_tick = false;
   bool _ping_outstanding = false;
   // Socket reads so far (the read loop's), for a liveness check to see an answer.
@@ -150,6 +170,7 @@ class connection final : public client_channel, public std::enable_shared_from_t
   bool _socket_closed = false;
   asio::steady_timer _writer_wake;
   asio::steady_timer _keep_alive_timer;
+  asio::steady_timer _auth_refresh_timer;
 
   std::atomic<std::int64_t> _pending_publishes{0};
   // Shard-local (the read loop): publishes not yet posted, by target shard.

@@ -1,18 +1,23 @@
+#include "auth/authenticator.h"
 #include "base/log.h"
 #include "base/version.h"
 #include "broker/api/protocol_error.h"
+#include "broker/protocol/broker_context.h"
 #include "broker/protocol/connection.h"
 #include "broker/protocol/handlers/handlers.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 
 namespace magnetar::broker::handlers {
 
 namespace {
 // The newest protocol version magnetar speaks (upstream clients send 21).
 constexpr int newest_protocol_version = proto::v21;
+// An ERROR that answers no request (the CONNECT has no request id): upstream sends -1.
+constexpr std::uint64_t no_request_id = std::numeric_limits<std::uint64_t>::max();
 }  // namespace
 
 void connect(connection& conn, const proto::CommandConnect& command) {
@@ -20,6 +25,19 @@ void connect(connection& conn, const proto::CommandConnect& command) {
     spdlog::warn("connection {} ({}): a second CONNECT: closing", conn.id(), conn.remote_address());
     conn.close();
     return;
+  }
+  if (const auto* authenticator = conn.broker().authenticator()) {
+    const std::string method = command.has_auth_method_name() ? command.auth_method_name() : "none";
+    auto who = authenticator->authenticate(method, command.auth_data());
+    if (!who) {
+      // The reason goes to the log only, as upstream: a prober learns nothing from it.
+      spdlog::info("connection {} ({}): authentication with method '{}' failed: {}", conn.id(), conn.remote_address(),
+                   method, who.error());
+      conn.send(error_frame(no_request_id, proto::AuthenticationError, "Failed to authenticate"));
+      conn.close();
+      return;
+    }
+    conn.set_principal(std::move(who).value(), command.feature_flags().supports_auth_refresh());
   }
   const int version = std::min(command.protocol_version(), newest_protocol_version);
   conn.set_connected(command.client_version(), version);
@@ -36,6 +54,31 @@ void connect(connection& conn, const proto::CommandConnect& command) {
   conn.send(wire::encode_command(reply));
   spdlog::debug("connection {} ({}): connected, client {} protocol v{}", conn.id(), conn.remote_address(),
                 command.client_version(), version);
+}
+
+void auth_response(connection& conn, const proto::CommandAuthResponse& command) {
+  const auto* authenticator = conn.broker().authenticator();
+  if (!authenticator || !conn.challenge_outstanding() || !conn.principal()) {
+    spdlog::info("connection {} ({}): an AUTH_RESPONSE to no challenge: closing", conn.id(), conn.remote_address());
+    conn.close();
+    return;
+  }
+  const auto& response = command.response();
+  auto who = authenticator->authenticate(response.auth_method_name(), response.auth_data());
+  if (!who) {
+    spdlog::info("connection {} ({}): refreshing the credentials failed: {}", conn.id(), conn.remote_address(),
+                 who.error());
+    conn.send(error_frame(no_request_id, proto::AuthenticationError, "Failed to authenticate"));
+    conn.close();
+    return;
+  }
+  if (who.value().role != conn.principal()->role) {
+    spdlog::info("connection {} ({}): the refreshed credentials name role '{}', not '{}': closing", conn.id(),
+                 conn.remote_address(), who.value().role, conn.principal()->role);
+    conn.close();
+    return;
+  }
+  conn.set_principal(std::move(who).value(), conn.supports_auth_refresh());
 }
 
 void ping(connection& conn) {

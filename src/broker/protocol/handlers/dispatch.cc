@@ -8,7 +8,7 @@ namespace magnetar::broker::handlers {
 namespace {
 
 // Commands a broker never receives from a client, or that magnetar does not serve
-// (transactions, topic-list watchers, authentication exchanges): the request, when it
+// (transactions, topic-list watchers): the request, when it
 // names one, gets NotAllowed; otherwise the connection closes, since the client waits
 // for an answer the broker can't route.
 void unsupported(connection& conn, const proto::BaseCommand& command) {
@@ -25,6 +25,7 @@ void dispatch(connection& conn, wire::frame& frame) {
   switch (c.type()) {
     case T::CONNECT: return connect(conn, c.connect());
     case T::PING: return ping(conn);
+    case T::AUTH_RESPONSE: return auth_response(conn, c.authresponse());
     case T::PONG: return;  // the read itself counts as liveness
     case T::LOOKUP: return lookup(conn, c.lookuptopic());
     case T::PARTITIONED_METADATA: return partitioned_metadata(conn, c.partitionmetadata());

@@ -27,6 +27,8 @@ void dispatch(connection& conn, wire::frame& frame);
 
 void connect(connection& conn, const proto::CommandConnect& command);
 void ping(connection& conn);
+// The client's answer to the broker's AUTH_CHALLENGE (connection::auth_refresh_loop).
+void auth_response(connection& conn, const proto::CommandAuthResponse& command);
 void lookup(connection& conn, const proto::CommandLookupTopic& command);
 void partitioned_metadata(connection& conn, const proto::CommandPartitionedTopicMetadata& command);
 void get_topics_of_namespace(connection& conn, const proto::CommandGetTopicsOfNamespace& command);
