@@ -133,6 +133,7 @@ result<reply> call_once(const url& where, std::string_view method, std::string_v
   request.set(bhttp::field::host, fmt::format("{}{}{}:{}", v6 ? "[" : "", where.host, v6 ? "]" : "", where.port));
   request.set(bhttp::field::user_agent, "magnetar");
   request.set(bhttp::field::accept, "application/json");
+  if (!options.authorization.empty()) request.set(bhttp::field::authorization, options.authorization);
   if (!body.empty()) {
     request.set(bhttp::field::content_type, "application/json");
     request.body() = std::string(body);

@@ -55,6 +55,8 @@ struct call_options {
   // same method and body, as pulsar-admin follows a broker's 307 to a topic's owner; the
   // last reply is returned when more come. The deadline covers them all.
   int max_redirects = 0;
+  // The Authorization header's value ("Bearer <token>"); empty: none.
+  std::string authorization;
 };
 
 // Sends `method` (any token: "GET", "PUT", ...) for `where.prefix + target`.

@@ -16,6 +16,7 @@ struct incoming_request {
   std::string target;  // "/admin/v2/tenants?x=1", undecoded
   std::string body;
   std::string content_type;
+  std::optional<std::string> authorization;  // the Authorization header, when sent
   // Filled by the router: the path's {params} (percent-decoded) and the query.
   std::map<std::string, std::string> params;
   std::map<std::string, std::string> query;

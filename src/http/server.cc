@@ -122,6 +122,9 @@ awaitable<void> serve(state_ptr st, tcp::socket socket, io::gate::pass pass) {
                              .target = std::string(incoming.target()),
                              .body = std::move(incoming.body()),
                              .content_type = std::string(incoming[http::field::content_type])};
+    if (const auto found = incoming.find(http::field::authorization); found != incoming.end()) {
+      request.authorization = std::string(found->value());
+    }
     const unsigned version = incoming.version();
     bool keep_alive = incoming.keep_alive();
     stream.expires_never();

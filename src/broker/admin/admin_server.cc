@@ -1,5 +1,10 @@
 #include "broker/admin/admin_server.h"
 
+#include "base/log.h"
+#include "broker/api/errc.h"
+
+#include <fmt/format.h>
+
 namespace magnetar::broker::admin {
 
 namespace {
@@ -20,14 +25,29 @@ admin_server::admin_server(const broker_config& config, meta::store& store, meta
                            topic_admin* topics, io::shard& shard, http_server::options limits)
     : _config(config), _resources(store, configuration, config.cluster_name), _api(_resources, topics) {
   _api.register_routes(_router);
-  _server =
-      std::make_unique<http_server>(shard, with_address(config, std::move(limits)),
-                                    [this](incoming_request request) { return _router.dispatch(std::move(request)); });
+  _server = std::make_unique<http_server>(shard, with_address(config, std::move(limits)),
+                                          [this](incoming_request request) { return serve(std::move(request)); });
 }
 
 admin_server::~admin_server() = default;
 
+awaitable<http_response> admin_server::serve(incoming_request request) {
+  if (_authenticator && !request.target.starts_with("/metrics")) {
+    auto who = _authenticator->authenticate_http(request.authorization);
+    if (!who) {
+      spdlog::info("admin: {} {}: authentication failed: {}", request.method, request.target, who.error());
+      co_return error_response(401, "Authentication required");
+    }
+  }
+  co_return co_await _router.dispatch(std::move(request));
+}
+
 result<void> admin_server::start() {
+  if (_config.authentication_enabled) {
+    auto made = auth::authenticator::create(_config.authentication);
+    if (!made) return fail(errc::invalid_request, fmt::format("authentication: {}", made.error().message()));
+    _authenticator = std::move(made).value();
+  }
   _api.set_service_urls({.broker_url = _broker_service_url,
                          .advertised_address = _config.advertised_address,
                          .listeners = _config.advertised_listeners,

@@ -13,6 +13,10 @@
 //   ... admin.port() ...
 //   io::block_on(shards[0], admin.stop());
 //
+// With authenticationEnabled every request but /metrics (upstream's
+// authenticateMetricsEndpoint=false) must carry credentials the authenticator takes
+// (Authorization: Bearer <token>), or get anonymousUserRole; others get 401.
+//
 // `topics` may be null while there is no broker (topic routes answer 503 then). Stop the
 // server before destroying it (its connections use the routes it owns) and before the
 // store, the topics or the shards go away.
@@ -69,6 +73,9 @@ class admin_server {
   namespace_resources& resources() { return _resources; }
 
  private:
+  // Authenticates the request (with authenticationEnabled), then routes it.
+  awaitable<http_response> serve(incoming_request request);
+
   const broker_config& _config;
   std::string _broker_service_url;
   topic_ownership* _ownership = nullptr;
@@ -76,6 +83,7 @@ class admin_server {
   namespace_resources _resources;
   admin_api _api;
   router _router;
+  std::unique_ptr<auth::authenticator> _authenticator;  // made by start() with authenticationEnabled
   std::unique_ptr<http_server> _server;
 };
 

@@ -140,5 +140,26 @@ TEST_F(authentication_test, an_auth_response_to_no_challenge_closes_the_connecti
   EXPECT_TRUE(client.closed_by_peer());
 }
 
+// One admin call with `authorization` as its Authorization header (none when empty).
+int admin_status(std::uint16_t port, const std::string& target, const std::string& authorization) {
+  magnetar::http::call_options options;
+  options.authorization = authorization;
+  auto r = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = port}, "GET", target, {}, options);
+  EXPECT_TRUE(r) << r.error();
+  return r ? r.value().status : -1;
+}
+
+TEST_F(authentication_test, the_admin_api_takes_a_bearer_token_and_refuses_requests_without_one) {
+  const auto port = server->web_port();
+  EXPECT_EQ(admin_status(port, "/admin/v2/tenants", ""), 401);
+  EXPECT_EQ(admin_status(port, "/admin/v2/tenants", "Bearer not-a-token"), 401);
+  EXPECT_EQ(admin_status(port, "/admin/v2/tenants", "Bearer " + token("alice", -1s)), 401) << "expired";
+  EXPECT_EQ(admin_status(port, "/admin/v2/tenants", "Bearer " + token("alice")), 200);
+}
+
+TEST_F(authentication_test, metrics_need_no_credentials) {
+  EXPECT_EQ(admin_status(server->web_port(), "/metrics", ""), 200);
+}
+
 }  // namespace
 }  // namespace magnetar::broker::testing
