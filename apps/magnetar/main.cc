@@ -6,6 +6,7 @@
 //   magnetar bookie       a cluster's storage node, registered in ZooKeeper (bookie_command.h)
 //   magnetar broker       one broker of a cluster (broker_command.h)
 //   magnetar initialize-cluster-metadata   a new cluster's first metadata (initialize_command.h)
+//   magnetar tokens ...   authentication tokens and their keys (tokens_command.h)
 //
 // Each subcommand's own --help explains its options.
 #include "admin_command.h"
@@ -15,6 +16,7 @@
 #include "broker_command.h"
 #include "initialize_command.h"
 #include "standalone_command.h"
+#include "tokens_command.h"
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
@@ -56,6 +58,7 @@ int main(int argc, char** argv) {
   magnetar::app::bookie_command bookie(app);
   magnetar::app::broker_command broker(app);
   magnetar::app::initialize_command initialize(app);
+  magnetar::app::tokens_command tokens(app);
 
   CLI11_PARSE(app, argc, argv);
   if (app.get_subcommands().empty()) {
@@ -76,5 +79,6 @@ int main(int argc, char** argv) {
   if (bookie.parsed()) return bookie.run();
   if (broker.parsed()) return broker.run();
   if (initialize.parsed()) return initialize.run();
+  if (tokens.parsed()) return tokens.run();
   return EXIT_FAILURE;
 }

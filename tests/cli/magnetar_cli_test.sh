@@ -57,4 +57,22 @@ expect admin_bad_message_id_is_explained 1 "invalid message id '7': expected ear
 expect admin_partitions_must_be_positive 105 'partitions: Value 0 not in range' -- \
   admin topics create-partitioned-topic t -p 0
 
+# tokens: keys written as upstream's tool writes them, tokens made, shown and checked.
+keys=$(mktemp -d)
+trap 'rm -rf "$keys"' EXIT
+expect tokens_secret_key_is_written 0 '^$' -- tokens create-secret-key -o "$keys/secret.key"
+[[ $(stat -c %s "$keys/secret.key") -eq 32 ]] || { echo "FAIL tokens_secret_key_is_32_raw_bytes"; failures=$((failures + 1)); }
+token=$("$magnetar" tokens create -k "file://$keys/secret.key" -s alice -e 1h)
+expect tokens_show_prints_the_claims 0 '^\{"exp":[0-9]+,"sub":"alice"\}$' -- tokens show "$token"
+expect tokens_validate_takes_its_own_key 0 '"sub":"alice"' -- tokens validate -k "file://$keys/secret.key" "$token"
+"$magnetar" tokens create-secret-key -o "$keys/other.key"
+expect tokens_validate_refuses_another_key 1 'invalid token' -- tokens validate -k "file://$keys/other.key" "$token"
+expect tokens_key_pair_is_written 0 '^$' -- \
+  tokens create-key-pair -a ES256 --output-private-key "$keys/p.key" --output-public-key "$keys/pub.key"
+pair_token=$("$magnetar" tokens create -p "$keys/p.key" -a ES256 -s bob)
+expect tokens_validate_takes_a_public_key 0 '"sub":"bob"' -- tokens validate -p "$keys/pub.key" "$pair_token"
+expect tokens_bad_expiry_is_explained 1 "expiry-time '5q'" -- tokens create -k "file://$keys/secret.key" -s x -e 5q
+expect tokens_expired_token_is_refused 1 'expired' -- \
+  tokens validate -k "file://$keys/secret.key" "$("$magnetar" tokens create -k "file://$keys/secret.key" -s x -e 0)"
+
 exit $((failures > 0))
