@@ -11,6 +11,7 @@ std::string_view describe(errc e) {
     case errc::no_role: return "no role in the credentials";
     case errc::unknown_method: return "unknown authentication method";
     case errc::no_credentials: return "no credentials";
+    case errc::bad_policies: return "bad authorization policies";
   }
   return "unknown authentication error";
 }

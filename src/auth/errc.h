@@ -1,5 +1,6 @@
-// Errors of authentication: why a credential was not taken. The broker answers them to
-// the client as Pulsar's AuthenticationError (the binary protocol) or 401 (the admin API).
+// Errors of authentication (why a credential was not taken; the broker answers them as
+// Pulsar's AuthenticationError on the binary protocol, 401 in the admin API) and of
+// authorization's inputs (policies of the wrong shape).
 #pragma once
 
 #include "base/error_category.h"
@@ -17,6 +18,7 @@ enum class errc {
   no_role,         // a valid token without the claim that names the role
   unknown_method,  // an authentication method no configured provider takes
   no_credentials,  // none given where they are required
+  bad_policies,    // a namespace's auth_policies or a permission list of the wrong shape
 };
 
 constexpr std::string_view category_name(errc) { return "magnetar.auth"; }

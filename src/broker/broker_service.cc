@@ -2,6 +2,7 @@
 
 #include "base/log.h"
 #include "broker/api/errc.h"
+#include "broker/namespace/access_control.h"
 #include "broker/namespace/namespace_resources.h"
 #include "broker/protocol/connection.h"
 #include "broker/replication/topic_replicators.h"
@@ -44,6 +45,12 @@ result<void> broker_service::start() {
     auto made = auth::authenticator::create(_config.authentication);
     if (!made) return fail(errc::invalid_request, fmt::format("authentication: {}", made.error().message()));
     _authenticator = std::move(made).value();
+  }
+  if (_config.authorization_enabled) {
+    _access = std::make_unique<access_control>(
+        auth::authorization_settings{.super_user_roles = _config.super_user_roles,
+                                     .allow_wildcards = _config.authorization_allow_wildcards},
+        _deps.resources);
   }
   boost::system::error_code ec;
   auto address = asio::ip::make_address(_config.bind_address, ec);

@@ -32,6 +32,7 @@
 
 namespace magnetar::broker {
 
+class access_control;
 class connection;
 class namespace_resources;
 class replication_clients;
@@ -76,6 +77,7 @@ class broker_service final : public broker_context {
   std::string new_producer_name() override;
   void connection_closed(std::uint64_t id) override;
   const auth::authenticator* authenticator() const override { return _authenticator.get(); }
+  const access_control* access() const override { return _access.get(); }
 
  private:
   awaitable<void> accept_loop(std::shared_ptr<io::gate::pass> held);
@@ -97,6 +99,7 @@ class broker_service final : public broker_context {
   std::unique_ptr<scalable::scalable_service> _scalable;
   std::unique_ptr<replication_clients> _replication_clients;
   std::unique_ptr<auth::authenticator> _authenticator;  // with authenticationEnabled
+  std::unique_ptr<access_control> _access;              // with authorizationEnabled
   const std::uint32_t _instance = std::random_device()();
 };
 

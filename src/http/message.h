@@ -17,6 +17,8 @@ struct incoming_request {
   std::string body;
   std::string content_type;
   std::optional<std::string> authorization;  // the Authorization header, when sent
+  // Who sent it, once the server's owner authenticated it (a role); nullopt: nobody.
+  std::optional<std::string> principal;
   // Filled by the router: the path's {params} (percent-decoded) and the query.
   std::map<std::string, std::string> params;
   std::map<std::string, std::string> query;

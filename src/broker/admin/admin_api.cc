@@ -45,56 +45,62 @@ admin_api::admin_api(namespace_resources& resources, topic_admin* topics) : _res
 
 void admin_api::register_routes(router& routes) {
   using member = awaitable<http_response> (admin_api::*)(incoming_request);
-  auto add = [&](const char* method, std::string_view pattern, member fn) {
-    routes.add(method, pattern, [this, fn](incoming_request r) { return (this->*fn)(std::move(r)); });
+  auto add = [&](const char* method, std::string_view pattern, access who, member fn) {
+    routes.add(method, pattern, who, [this, fn](incoming_request r) { return (this->*fn)(std::move(r)); });
   };
   // A topic's own call: in a cluster, its owner serves it (a 307 from anyone else).
-  auto owned = [&](const char* method, std::string_view pattern, member fn) {
-    routes.add(method, pattern, [this, fn](incoming_request r) -> awaitable<http_response> {
+  auto owned = [&](const char* method, std::string_view pattern, access who, member fn) {
+    routes.add(method, pattern, who, [this, fn](incoming_request r) -> awaitable<http_response> {
       if (auto moved = co_await redirect_to_owner(r)) co_return std::move(*moved);
       co_return co_await (this->*fn)(std::move(r));
     });
   };
+  // A namespace policy: its tenant's admins read and write it.
+  auto read_policy = [&](std::string_view pattern, std::vector<std::string> field) {
+    routes.add("GET", pattern, access::tenant_admin,
+               [this, field](incoming_request r) { return get_policy(std::move(r), field); });
+  };
   auto policy = [&](std::string_view pattern, std::vector<std::string> field,
                     std::function<result<json>(const json&)> check, bool removable) {
-    routes.add("GET", pattern, [this, field](incoming_request r) { return get_policy(std::move(r), field); });
-    routes.add("POST", pattern,
+    read_policy(pattern, field);
+    routes.add("POST", pattern, access::tenant_admin,
                [this, field, check](incoming_request r) { return set_policy(std::move(r), field, check); });
     if (removable) {
-      routes.add("DELETE", pattern, [this, field](incoming_request r) { return remove_policy(std::move(r), field); });
+      routes.add("DELETE", pattern, access::tenant_admin,
+                 [this, field](incoming_request r) { return remove_policy(std::move(r), field); });
     }
   };
 
-  add("GET", "/admin/v2/clusters", &admin_api::list_clusters);
+  add("GET", "/admin/v2/clusters", access::authenticated, &admin_api::list_clusters);
 
-  add("GET", "/admin/v2/bookies/all", &admin_api::list_bookies);
-  add("GET", "/admin/v2/bookies/underreplicated", &admin_api::list_underreplicated);
-  add("GET", "/admin/v2/clusters/{cluster}", &admin_api::get_cluster);
-  add("PUT", "/admin/v2/clusters/{cluster}", &admin_api::create_cluster);
-  add("POST", "/admin/v2/clusters/{cluster}", &admin_api::update_cluster);
-  add("DELETE", "/admin/v2/clusters/{cluster}", &admin_api::delete_cluster);
-  add("GET", "/admin/v2/brokers/{cluster}", &admin_api::list_brokers);
-  add("GET", "/admin/v2/brokers/leaderBroker", &admin_api::leader_broker);
-  add("GET", "/admin/v2/brokers/health", &admin_api::health_check);
+  add("GET", "/admin/v2/bookies/all", access::super_user, &admin_api::list_bookies);
+  add("GET", "/admin/v2/bookies/underreplicated", access::super_user, &admin_api::list_underreplicated);
+  add("GET", "/admin/v2/clusters/{cluster}", access::authenticated, &admin_api::get_cluster);
+  add("PUT", "/admin/v2/clusters/{cluster}", access::super_user, &admin_api::create_cluster);
+  add("POST", "/admin/v2/clusters/{cluster}", access::super_user, &admin_api::update_cluster);
+  add("DELETE", "/admin/v2/clusters/{cluster}", access::super_user, &admin_api::delete_cluster);
+  add("GET", "/admin/v2/brokers/{cluster}", access::super_user, &admin_api::list_brokers);
+  add("GET", "/admin/v2/brokers/leaderBroker", access::super_user, &admin_api::leader_broker);
+  add("GET", "/admin/v2/brokers/health", access::super_user, &admin_api::health_check);
 
-  add("GET", "/admin/v2/tenants", &admin_api::list_tenants);
-  add("GET", "/admin/v2/tenants/{tenant}", &admin_api::get_tenant);
-  add("PUT", "/admin/v2/tenants/{tenant}", &admin_api::create_tenant);
-  add("POST", "/admin/v2/tenants/{tenant}", &admin_api::update_tenant);
-  add("DELETE", "/admin/v2/tenants/{tenant}", &admin_api::delete_tenant);
+  add("GET", "/admin/v2/tenants", access::super_user, &admin_api::list_tenants);
+  add("GET", "/admin/v2/tenants/{tenant}", access::tenant_admin, &admin_api::get_tenant);
+  add("PUT", "/admin/v2/tenants/{tenant}", access::super_user, &admin_api::create_tenant);
+  add("POST", "/admin/v2/tenants/{tenant}", access::super_user, &admin_api::update_tenant);
+  add("DELETE", "/admin/v2/tenants/{tenant}", access::super_user, &admin_api::delete_tenant);
 
-  add("GET", "/admin/v2/namespaces/{tenant}", &admin_api::list_namespaces);
-  add("GET", "/admin/v2/namespaces/{tenant}/{namespace}", &admin_api::get_policies);
-  add("PUT", "/admin/v2/namespaces/{tenant}/{namespace}", &admin_api::create_namespace);
-  add("DELETE", "/admin/v2/namespaces/{tenant}/{namespace}", &admin_api::delete_namespace);
-  add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/topics", &admin_api::list_namespace_topics);
-  add("PUT", "/admin/v2/namespaces/{tenant}/{namespace}/unload", &admin_api::unload_namespace);
-  add("PUT", "/admin/v2/namespaces/{tenant}/{namespace}/{bundle}/unload", &admin_api::unload_bundle);
-  add("PUT", "/admin/v2/namespaces/{tenant}/{namespace}/{bundle}/split", &admin_api::split_bundle);
-  add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/bundles", &admin_api::namespace_bundles);
-  add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/retention", &admin_api::get_retention);
-  add("POST", "/admin/v2/namespaces/{tenant}/{namespace}/retention", &admin_api::set_retention);
-  add("DELETE", "/admin/v2/namespaces/{tenant}/{namespace}/retention", &admin_api::remove_retention);
+  add("GET", "/admin/v2/namespaces/{tenant}", access::tenant_admin, &admin_api::list_namespaces);
+  add("GET", "/admin/v2/namespaces/{tenant}/{namespace}", access::tenant_admin, &admin_api::get_policies);
+  add("PUT", "/admin/v2/namespaces/{tenant}/{namespace}", access::tenant_admin, &admin_api::create_namespace);
+  add("DELETE", "/admin/v2/namespaces/{tenant}/{namespace}", access::tenant_admin, &admin_api::delete_namespace);
+  add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/topics", access::namespace_listing, &admin_api::list_namespace_topics);
+  add("PUT", "/admin/v2/namespaces/{tenant}/{namespace}/unload", access::tenant_admin, &admin_api::unload_namespace);
+  add("PUT", "/admin/v2/namespaces/{tenant}/{namespace}/{bundle}/unload", access::tenant_admin, &admin_api::unload_bundle);
+  add("PUT", "/admin/v2/namespaces/{tenant}/{namespace}/{bundle}/split", access::tenant_admin, &admin_api::split_bundle);
+  add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/bundles", access::tenant_admin, &admin_api::namespace_bundles);
+  add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/retention", access::tenant_admin, &admin_api::get_retention);
+  add("POST", "/admin/v2/namespaces/{tenant}/{namespace}/retention", access::tenant_admin, &admin_api::set_retention);
+  add("DELETE", "/admin/v2/namespaces/{tenant}/{namespace}/retention", access::tenant_admin, &admin_api::remove_retention);
   auto boolean = [](const json& v) -> result<json> {
     if (!v.is_boolean()) return fail(errc::invalid_request, "Expected true or false");
     return v;
@@ -111,22 +117,17 @@ void admin_api::register_routes(router& routes) {
          true);
   policy("/admin/v2/namespaces/{tenant}/{namespace}/maxConsumersPerTopic", {"max_consumers_per_topic"}, non_negative,
          true);
-  policy(
-      "/admin/v2/namespaces/{tenant}/{namespace}/permissions/{role}", {"auth_policies", "namespace_auth", "{role}"},
-      [](const json& v) -> result<json> {
-        if (!v.is_array()) return fail(errc::invalid_request, "Expected a list of actions, e.g. [\"produce\"]");
-        for (const auto& action : v) {
-          if (!action.is_string()) return fail(errc::invalid_request, "Actions are strings");
-        }
-        return v;
-      },
-      true);
-  routes.add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/replication",
-             [this](incoming_request r) { return get_policy(std::move(r), {"replication_clusters"}); });
-  add("POST", "/admin/v2/namespaces/{tenant}/{namespace}/replication", &admin_api::set_replication_clusters);
-  routes.add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/permissions", [this](incoming_request r) {
-    return get_policy(std::move(r), {"auth_policies", "namespace_auth"});
-  });
+  read_policy("/admin/v2/namespaces/{tenant}/{namespace}/replication", {"replication_clusters"});
+  add("POST", "/admin/v2/namespaces/{tenant}/{namespace}/replication", access::tenant_admin, &admin_api::set_replication_clusters);
+  const std::string permissions = "/admin/v2/namespaces/{tenant}/{namespace}/permissions";
+  add("GET", permissions, access::tenant_admin, &admin_api::namespace_permissions);
+  add("POST", permissions + "/{role}", access::tenant_admin, &admin_api::grant_namespace_permission);
+  add("DELETE", permissions + "/{role}", access::tenant_admin, &admin_api::revoke_namespace_permission);
+  add("GET", permissions + "/subscription", access::tenant_admin, &admin_api::subscription_permissions);
+  add("POST", permissions + "/subscription/{subscription}", access::tenant_admin,
+      &admin_api::grant_subscription_permission);
+  add("DELETE", permissions + "/{subscription}/{role}", access::tenant_admin,
+      &admin_api::revoke_subscription_permission);
   // Pulsar names the quota's type in the query (backlogQuotaType, destination_storage
   // by default); the handler maps it to the field's last element. Stored in upstream's
   // form whatever names the body used.
@@ -137,51 +138,53 @@ void admin_api::register_routes(router& routes) {
         return to_json(quota);
       },
       true);
-  routes.add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/backlogQuotaMap",
-             [this](incoming_request r) { return get_policy(std::move(r), {"backlog_quota_map"}); });
+  read_policy("/admin/v2/namespaces/{tenant}/{namespace}/backlogQuotaMap", {"backlog_quota_map"});
 
   const std::string topic = "/admin/v2/persistent/{tenant}/{namespace}/{topic}";
-  add("GET", "/admin/v2/persistent/{tenant}/{namespace}", &admin_api::list_topics);
-  add("GET", "/admin/v2/persistent/{tenant}/{namespace}/partitioned", &admin_api::list_partitioned);
-  owned("PUT", topic, &admin_api::create_topic);
-  owned("DELETE", topic, &admin_api::delete_topic);
-  add("PUT", topic + "/partitions", &admin_api::create_partitioned);
-  add("POST", topic + "/partitions", &admin_api::update_partitioned);
-  add("GET", topic + "/partitions", &admin_api::get_partitions);
-  add("DELETE", topic + "/partitions", &admin_api::delete_partitioned);
-  owned("GET", topic + "/stats", &admin_api::stats);
-  add("GET", topic + "/partitioned-stats", &admin_api::partitioned_stats);
-  owned("GET", topic + "/internalStats", &admin_api::internal_stats);
-  owned("POST", topic + "/terminate", &admin_api::terminate);
-  owned("PUT", topic + "/unload", &admin_api::unload_topic);
+  add("GET", "/admin/v2/persistent/{tenant}/{namespace}", access::namespace_listing, &admin_api::list_topics);
+  add("GET", "/admin/v2/persistent/{tenant}/{namespace}/partitioned", access::namespace_listing, &admin_api::list_partitioned);
+  owned("PUT", topic, access::tenant_admin, &admin_api::create_topic);
+  owned("DELETE", topic, access::tenant_admin, &admin_api::delete_topic);
+  add("PUT", topic + "/partitions", access::tenant_admin, &admin_api::create_partitioned);
+  add("POST", topic + "/partitions", access::tenant_admin, &admin_api::update_partitioned);
+  add("GET", topic + "/permissions", access::tenant_admin, &admin_api::topic_permissions);
+  add("POST", topic + "/permissions/{role}", access::tenant_admin, &admin_api::grant_topic_permission);
+  add("DELETE", topic + "/permissions/{role}", access::tenant_admin, &admin_api::revoke_topic_permission);
+  add("GET", topic + "/partitions", access::topic_lookup, &admin_api::get_partitions);
+  add("DELETE", topic + "/partitions", access::tenant_admin, &admin_api::delete_partitioned);
+  owned("GET", topic + "/stats", access::topic_lookup, &admin_api::stats);
+  add("GET", topic + "/partitioned-stats", access::topic_lookup, &admin_api::partitioned_stats);
+  owned("GET", topic + "/internalStats", access::topic_lookup, &admin_api::internal_stats);
+  owned("POST", topic + "/terminate", access::tenant_admin, &admin_api::terminate);
+  owned("PUT", topic + "/unload", access::tenant_admin, &admin_api::unload_topic);
   // Non-persistent topics: nothing stored, so what applies is their partitions, stats and unload.
   const std::string volatile_topic = "/admin/v2/non-persistent/{tenant}/{namespace}/{topic}";
-  add("PUT", volatile_topic + "/partitions", &admin_api::create_partitioned);
-  add("POST", volatile_topic + "/partitions", &admin_api::update_partitioned);
-  add("GET", volatile_topic + "/partitions", &admin_api::get_partitions);
-  add("DELETE", volatile_topic + "/partitions", &admin_api::delete_partitioned);
-  owned("GET", volatile_topic + "/stats", &admin_api::stats);
-  add("GET", volatile_topic + "/partitioned-stats", &admin_api::partitioned_stats);
-  owned("PUT", volatile_topic + "/unload", &admin_api::unload_topic);
-  owned("GET", topic + "/subscriptions", &admin_api::list_subscriptions);
-  owned("PUT", topic + "/subscription/{subscription}", &admin_api::create_subscription);
-  owned("DELETE", topic + "/subscription/{subscription}", &admin_api::delete_subscription);
-  owned("POST", topic + "/subscription/{subscription}/resetcursor/{timestamp}", &admin_api::reset_cursor_to_time);
-  owned("POST", topic + "/subscription/{subscription}/resetcursor", &admin_api::reset_cursor);
-  owned("POST", topic + "/subscription/{subscription}/skip/{count}", &admin_api::skip);
-  owned("POST", topic + "/subscription/{subscription}/skip_all", &admin_api::skip_all);
+  add("PUT", volatile_topic + "/partitions", access::tenant_admin, &admin_api::create_partitioned);
+  add("POST", volatile_topic + "/partitions", access::tenant_admin, &admin_api::update_partitioned);
+  add("GET", volatile_topic + "/partitions", access::topic_lookup, &admin_api::get_partitions);
+  add("DELETE", volatile_topic + "/partitions", access::tenant_admin, &admin_api::delete_partitioned);
+  owned("GET", volatile_topic + "/stats", access::topic_lookup, &admin_api::stats);
+  add("GET", volatile_topic + "/partitioned-stats", access::topic_lookup, &admin_api::partitioned_stats);
+  owned("PUT", volatile_topic + "/unload", access::tenant_admin, &admin_api::unload_topic);
+  owned("GET", topic + "/subscriptions", access::topic_consume, &admin_api::list_subscriptions);
+  owned("PUT", topic + "/subscription/{subscription}", access::topic_consume, &admin_api::create_subscription);
+  owned("DELETE", topic + "/subscription/{subscription}", access::topic_consume, &admin_api::delete_subscription);
+  owned("POST", topic + "/subscription/{subscription}/resetcursor/{timestamp}", access::topic_consume, &admin_api::reset_cursor_to_time);
+  owned("POST", topic + "/subscription/{subscription}/resetcursor", access::topic_consume, &admin_api::reset_cursor);
+  owned("POST", topic + "/subscription/{subscription}/skip/{count}", access::topic_consume, &admin_api::skip);
+  owned("POST", topic + "/subscription/{subscription}/skip_all", access::topic_consume, &admin_api::skip_all);
 
   const std::string scalable = "/admin/v2/scalable/{tenant}/{namespace}";
-  add("GET", scalable, &admin_api::list_scalable);
-  add("PUT", scalable + "/{topic}", &admin_api::create_scalable);
-  add("GET", scalable + "/{topic}", &admin_api::get_scalable);
-  add("DELETE", scalable + "/{topic}", &admin_api::delete_scalable);
-  add("POST", scalable + "/{topic}/split/{segment}", &admin_api::split_scalable);
-  add("POST", scalable + "/{topic}/merge/{first}/{second}", &admin_api::merge_scalable);
+  add("GET", scalable, access::namespace_listing, &admin_api::list_scalable);
+  add("PUT", scalable + "/{topic}", access::tenant_admin, &admin_api::create_scalable);
+  add("GET", scalable + "/{topic}", access::topic_lookup, &admin_api::get_scalable);
+  add("DELETE", scalable + "/{topic}", access::tenant_admin, &admin_api::delete_scalable);
+  add("POST", scalable + "/{topic}/split/{segment}", access::tenant_admin, &admin_api::split_scalable);
+  add("POST", scalable + "/{topic}/merge/{first}/{second}", access::tenant_admin, &admin_api::merge_scalable);
 
-  add("GET", "/lookup/v2/topic/{domain}/{tenant}/{namespace}/{topic}", &admin_api::lookup_topic);
-  add("GET", "/lookup/v2/destination/{domain}/{tenant}/{namespace}/{topic}", &admin_api::lookup_topic);
-  add("GET", "/metrics", &admin_api::metrics);
+  add("GET", "/lookup/v2/topic/{domain}/{tenant}/{namespace}/{topic}", access::topic_lookup, &admin_api::lookup_topic);
+  add("GET", "/lookup/v2/destination/{domain}/{tenant}/{namespace}/{topic}", access::topic_lookup, &admin_api::lookup_topic);
+  add("GET", "/metrics", access::anyone, &admin_api::metrics);
 }
 
 awaitable<result<std::vector<wire::topic_name>>> admin_api::targets(wire::topic_name topic) {
@@ -196,7 +199,7 @@ awaitable<result<std::vector<wire::topic_name>>> admin_api::targets(wire::topic_
   co_return out;
 }
 
-awaitable<http_response> admin_api::for_each_target(wire::topic_name topic, topic_operation operation) {
+awaitable<http_response> admin_api::for_each_target(wire::topic_name topic, target_operation operation) {
   if (_topics == nullptr) co_return detail::not_ready();
   auto all = co_await targets(topic);
   if (!all) co_return error_to_response(all.error());

@@ -4,6 +4,7 @@
 // stats, subscriptions), and of their results and errors into Pulsar's JSON and statuses.
 //
 //   admin_api_namespaces.cc  clusters, tenants, namespaces and namespace policies
+//   admin_api_permissions.cc who may use a namespace's topics (grants, subscription roles)
 //   admin_api_topics.cc      persistent topics, partitioned topics, stats, subscriptions
 //   admin_api_scalable.cc    scalable topics (topic://): create, layout, split, merge
 //   admin_api_lookup.cc      /lookup/v2: where a topic is served, for HTTP service URLs
@@ -91,6 +92,20 @@ class admin_api {
   // Tells the broker's loaded topics of the namespace (when there is a broker).
   awaitable<void> notify_policies_changed(const incoming_request& request);
 
+  // admin_api_permissions.cc
+  awaitable<http_response> namespace_permissions(incoming_request request);
+  awaitable<http_response> grant_namespace_permission(incoming_request request);
+  awaitable<http_response> revoke_namespace_permission(incoming_request request);
+  awaitable<http_response> subscription_permissions(incoming_request request);
+  awaitable<http_response> grant_subscription_permission(incoming_request request);
+  awaitable<http_response> revoke_subscription_permission(incoming_request request);
+  awaitable<http_response> topic_permissions(incoming_request request);
+  awaitable<http_response> grant_topic_permission(incoming_request request);
+  awaitable<http_response> revoke_topic_permission(incoming_request request);
+  // Read-modify-write of the namespace's Policies; 204, or the failure.
+  awaitable<http_response> update_auth_policies(const incoming_request& request,
+                                                std::function<result<void>(nlohmann::json&)> change);
+
   // admin_api_topics.cc
   awaitable<http_response> list_topics(incoming_request request);
   awaitable<http_response> list_partitioned(incoming_request request);
@@ -154,9 +169,9 @@ class admin_api {
 
   // The topics an operation on `topic` applies to: its partitions when partitioned.
   awaitable<result<std::vector<wire::topic_name>>> targets(wire::topic_name topic);
-  using topic_operation = std::function<awaitable<result<void>>(wire::topic_name)>;
+  using target_operation = std::function<awaitable<result<void>>(wire::topic_name)>;
   // Runs `operation` on each target in turn; 204, or the first failure.
-  awaitable<http_response> for_each_target(wire::topic_name topic, topic_operation operation);
+  awaitable<http_response> for_each_target(wire::topic_name topic, target_operation operation);
 
   namespace_resources& _resources;
   topic_admin* const _topics;

@@ -198,7 +198,7 @@ awaitable<http_response> admin_api::terminate(incoming_request request) {
 awaitable<http_response> admin_api::unload_topic(incoming_request request) {
   auto topic = detail::topic_from(request);
   if (!topic) co_return error_to_response(topic.error());
-  topic_operation operation = [this](wire::topic_name each) { return _topics->unload_topic(std::move(each)); };
+  target_operation operation = [this](wire::topic_name each) { return _topics->unload_topic(std::move(each)); };
   co_return co_await for_each_target(topic.value(), std::move(operation));
 }
 
@@ -226,7 +226,7 @@ awaitable<http_response> admin_api::create_subscription(incoming_request request
   if (!start) co_return error_to_response(start.error());
   auto subscription = request.param("subscription");
   auto position = start.value().position;
-  topic_operation operation = [this, subscription, position](wire::topic_name each) {
+  target_operation operation = [this, subscription, position](wire::topic_name each) {
     return _topics->create_subscription(std::move(each), subscription, position);
   };
   co_return co_await for_each_target(topic.value(), std::move(operation));
@@ -237,7 +237,7 @@ awaitable<http_response> admin_api::delete_subscription(incoming_request request
   if (!topic) co_return error_to_response(topic.error());
   auto subscription = request.param("subscription");
   const bool force = request.query_flag("force");
-  topic_operation operation = [this, subscription, force](wire::topic_name each) {
+  target_operation operation = [this, subscription, force](wire::topic_name each) {
     return _topics->delete_subscription(std::move(each), subscription, force);
   };
   co_return co_await for_each_target(topic.value(), std::move(operation));
@@ -250,7 +250,7 @@ awaitable<http_response> admin_api::reset_cursor_to_time(incoming_request reques
   if (!timestamp) co_return error_response(400, fmt::format("Bad timestamp '{}'", request.param("timestamp")));
   auto subscription = request.param("subscription");
   auto at = *timestamp;
-  topic_operation operation = [this, subscription, at](wire::topic_name each) {
+  target_operation operation = [this, subscription, at](wire::topic_name each) {
     return _topics->reset_cursor_to_time(std::move(each), subscription, at);
   };
   co_return co_await for_each_target(topic.value(), std::move(operation));
@@ -275,7 +275,7 @@ awaitable<http_response> admin_api::reset_cursor(incoming_request request) {
     }
     target = target.partition_of(to.value().partition_index);
   }
-  topic_operation operation = [this, subscription, position](wire::topic_name each) {
+  target_operation operation = [this, subscription, position](wire::topic_name each) {
     return _topics->reset_cursor(std::move(each), subscription, position);
   };
   co_return co_await for_each_target(std::move(target), std::move(operation));
@@ -303,7 +303,7 @@ awaitable<http_response> admin_api::skip_all(incoming_request request) {
   auto topic = detail::topic_from(request);
   if (!topic) co_return error_to_response(topic.error());
   auto subscription = request.param("subscription");
-  topic_operation operation = [this, subscription](wire::topic_name each) {
+  target_operation operation = [this, subscription](wire::topic_name each) {
     return _topics->clear_backlog(std::move(each), subscription);
   };
   co_return co_await for_each_target(topic.value(), std::move(operation));

@@ -21,6 +21,7 @@ int http_status(const error& e) {
       case errc::invalid_request: return 400;
       case errc::service_not_ready: return 503;
       case errc::too_many_requests: return 429;
+      case errc::not_authorized: return 401;
       default: return 500;
     }
   }

@@ -38,6 +38,7 @@ awaitable<http_response> admin_server::serve(incoming_request request) {
       spdlog::info("admin: {} {}: authentication failed: {}", request.method, request.target, who.error());
       co_return error_response(401, "Authentication required");
     }
+    request.principal = std::move(who).value().role;
   }
   co_return co_await _router.dispatch(std::move(request));
 }
@@ -47,6 +48,14 @@ result<void> admin_server::start() {
     auto made = auth::authenticator::create(_config.authentication);
     if (!made) return fail(errc::invalid_request, fmt::format("authentication: {}", made.error().message()));
     _authenticator = std::move(made).value();
+  }
+  if (_config.authorization_enabled) {
+    _access_control = std::make_unique<access_control>(
+        auth::authorization_settings{.super_user_roles = _config.super_user_roles,
+                                     .allow_wildcards = _config.authorization_allow_wildcards},
+        _resources);
+    _access = std::make_unique<admin_access>(*_access_control);
+    _router.set_guard([this](const incoming_request& request, access who) { return _access->check(request, who); });
   }
   _api.set_service_urls({.broker_url = _broker_service_url,
                          .advertised_address = _config.advertised_address,

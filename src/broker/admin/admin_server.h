@@ -15,7 +15,8 @@
 //
 // With authenticationEnabled every request but /metrics (upstream's
 // authenticateMetricsEndpoint=false) must carry credentials the authenticator takes
-// (Authorization: Bearer <token>), or get anonymousUserRole; others get 401.
+// (Authorization: Bearer <token>), or get anonymousUserRole; others get 401. With
+// authorizationEnabled the role must also be allowed the route's access (admin_access.h).
 //
 // `topics` may be null while there is no broker (topic routes answer 503 then). Stop the
 // server before destroying it (its connections use the routes it owns) and before the
@@ -25,6 +26,7 @@
 #pragma once
 
 #include "base/result.h"
+#include "broker/admin/admin_access.h"
 #include "broker/admin/admin_api.h"
 #include "broker/admin/http_types.h"
 #include "broker/admin/router.h"
@@ -84,6 +86,8 @@ class admin_server {
   admin_api _api;
   router _router;
   std::unique_ptr<auth::authenticator> _authenticator;  // made by start() with authenticationEnabled
+  std::unique_ptr<access_control> _access_control;      // made by start() with authorizationEnabled
+  std::unique_ptr<admin_access> _access;
   std::unique_ptr<http_server> _server;
 };
 

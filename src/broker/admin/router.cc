@@ -73,8 +73,8 @@ std::optional<std::vector<std::string>> split_path(std::string_view path) {
   return out;
 }
 
-void router::add(std::string method, std::string_view pattern, handler fn) {
-  route r{.method = std::move(method), .segments = *split_path(pattern), .fn = std::move(fn)};
+void router::add(std::string method, std::string_view pattern, access who, handler fn) {
+  route r{.method = std::move(method), .segments = *split_path(pattern), .who = who, .fn = std::move(fn)};
   for (const auto& segment : r.segments) r.literals += is_param(segment) ? 0 : 1;
   _routes.push_back(std::move(r));
 }
@@ -122,6 +122,9 @@ awaitable<http_response> router::dispatch(incoming_request request) const {
   for (std::size_t i = 0; i < path->size(); ++i) {
     const auto& segment = r->segments[i];
     if (is_param(segment)) request.params[segment.substr(1, segment.size() - 2)] = (*path)[i];
+  }
+  if (_guard && r->who != access::anyone) {
+    if (auto refused = co_await _guard(request, r->who)) co_return std::move(*refused);
   }
   co_return co_await r->fn(std::move(request));
 }

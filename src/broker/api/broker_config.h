@@ -175,6 +175,9 @@ struct broker_config {
   std::chrono::seconds authentication_refresh_check{60};
   bool authorization_enabled = false;         // authorizationEnabled
   std::vector<std::string> super_user_roles;  // superUserRoles
+  // Granted roles "pre*" and "*suf" match by prefix and suffix
+  // (authorizationAllowWildcardsMatching).
+  bool authorization_allow_wildcards = false;
 };
 
 }  // namespace magnetar::broker

@@ -347,6 +347,7 @@ constexpr auto settings = std::to_array<setting>({
      &set_duration<&c::authentication_refresh_check, std::chrono::seconds, 1, java_int_max>},
     {"authorizationEnabled", &set_bool<&c::authorization_enabled>},
     {"superUserRoles", &set_super_user_roles},
+    {"authorizationAllowWildcardsMatching", &set_bool<&c::authorization_allow_wildcards>},
 });
 
 const setting* find_setting(std::string_view key) {

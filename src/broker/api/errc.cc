@@ -25,6 +25,7 @@ std::string_view describe(errc e) {
     case errc::consumer_assign_error: return "consumer assign error";
     case errc::producer_blocked_quota_hold:
     case errc::producer_blocked_quota_exception: return "backlog quota exceeded";
+    case errc::not_authorized: return "not authorized";
   }
   return "unknown broker error";
 }

@@ -35,6 +35,7 @@ enum class errc {
   // upstream tells the client which policy applies (hold: it retries; exception: fails).
   producer_blocked_quota_hold,
   producer_blocked_quota_exception,
+  not_authorized,  // the client's role lacks the permission (authorizationEnabled)
 };
 
 constexpr std::string_view category_name(errc) { return "magnetar.broker"; }

@@ -29,6 +29,7 @@ proto::ServerError server_error_of(const error& e) {
       case errc::consumer_assign_error: return proto::ConsumerAssignError;
       case errc::producer_blocked_quota_hold: return proto::ProducerBlockedQuotaExceededError;
       case errc::producer_blocked_quota_exception: return proto::ProducerBlockedQuotaExceededException;
+      case errc::not_authorized: return proto::AuthorizationError;
       case errc::not_allowed:
       case errc::precondition_failed:
       case errc::conflict: return proto::NotAllowedError;

@@ -116,7 +116,6 @@ constexpr auto upstream_keys = std::to_array<std::string_view>({
     "proxyRoles",
     "authenticateOriginalAuthData",
     "authorizationProvider",
-    "authorizationAllowWildcardsMatching",
     "brokerClientAuthenticationPlugin",
     "brokerClientAuthenticationParameters",
     "athenzDomainNames",

@@ -20,6 +20,7 @@ class authenticator;
 
 namespace magnetar::broker {
 
+class access_control;
 class topic_registry;
 class topic_ownership;
 namespace scalable {
@@ -43,6 +44,8 @@ class broker_context {
   virtual std::string new_producer_name() = 0;
   // Who clients are (authenticationEnabled); null when anyone may connect.
   virtual const auth::authenticator* authenticator() const = 0;
+  // What a client's role may do (authorizationEnabled); null when anyone may do anything.
+  virtual const access_control* access() const = 0;
   // The connection's read loop ended: it is gone from the broker's list, its scalable
   // watches end.
   virtual void connection_closed(std::uint64_t connection_id) = 0;

@@ -15,7 +15,7 @@ class router_test : public ::testing::Test {
  protected:
   // Each route answers with its own name and what it saw.
   void add(const char* method, const char* pattern, std::string name) {
-    routes.add(method, pattern, [name](incoming_request r) -> awaitable<http_response> {
+    routes.add(method, pattern, access::anyone, [name](incoming_request r) -> awaitable<http_response> {
       std::string seen = name;
       for (const auto& [k, v] : r.params) seen += " " + k + "=" + v;
       for (const auto& [k, v] : r.query) seen += " ?" + k + "=" + v;

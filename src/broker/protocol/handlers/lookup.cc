@@ -1,6 +1,7 @@
 #include "broker/api/advertised_listeners.h"
 #include "broker/api/topic_ownership.h"
 #include "broker/protocol/broker_context.h"
+#include "broker/protocol/handlers/authorize.h"
 #include "broker/protocol/handlers/handler_support.h"
 #include "broker/protocol/handlers/handlers.h"
 #include "broker/topic/topic_registry.h"
@@ -47,26 +48,16 @@ void cluster_lookup(connection& conn, const proto::CommandLookupTopic& command, 
   });
 }
 
-}  // namespace
-
 // A standalone serves every topic: the answer is "connect here", at the listener the
 // client names (advertisedListeners), or at the broker's service URL. A cluster's
 // broker asks the bundle ownership.
-void lookup(connection& conn, const proto::CommandLookupTopic& command) {
+void answer_lookup(connection& conn, const proto::CommandLookupTopic& command, wire::topic_name name) {
+  if (conn.broker().ownership() != nullptr) {
+    cluster_lookup(conn, command, std::move(name));
+    return;
+  }
   auto reply = lookup_reply(command.request_id());
   auto& response = *reply.mutable_lookuptopicresponse();
-  auto name = wire::topic_name::parse(command.topic());
-  if (!command.has_topic() || !name) {
-    response.set_response(proto::CommandLookupTopicResponse::Failed);
-    response.set_error(proto::InvalidTopicName);
-    response.set_message(name ? "LOOKUP without topic" : message_of(name.error()));
-    conn.send(wire::encode_command(reply));
-    return;
-  }
-  if (conn.broker().ownership() != nullptr) {
-    cluster_lookup(conn, command, std::move(name).value());
-    return;
-  }
   auto urls = lookup_urls_for(conn.broker().config().advertised_listeners, command.advertised_listener_name(),
                               {.broker_url = conn.broker().service_url()});
   if (!urls) {
@@ -80,6 +71,35 @@ void lookup(connection& conn, const proto::CommandLookupTopic& command) {
   conn.send(wire::encode_command(reply));
 }
 
+}  // namespace
+
+void lookup(connection& conn, const proto::CommandLookupTopic& command) {
+  auto name = wire::topic_name::parse(command.topic());
+  if (!command.has_topic() || !name) {
+    auto reply = lookup_reply(command.request_id());
+    auto& response = *reply.mutable_lookuptopicresponse();
+    response.set_response(proto::CommandLookupTopicResponse::Failed);
+    response.set_error(proto::InvalidTopicName);
+    response.set_message(name ? "LOOKUP without topic" : message_of(name.error()));
+    conn.send(wire::encode_command(reply));
+    return;
+  }
+  if (conn.broker().access() == nullptr) {
+    answer_lookup(conn, command, std::move(name).value());
+    return;
+  }
+  start_request(conn, [command, name = std::move(name).value()](std::shared_ptr<connection> self) -> awaitable<void> {
+    auto allowed = co_await authorize(*self, topic_operation::lookup, name, "Client is not authorized to Lookup");
+    if (!allowed) {
+      auto reply = lookup_reply(command.request_id());
+      set_failed(*reply.mutable_lookuptopicresponse(), allowed.error());
+      self->send(wire::encode_command(reply));
+      co_return;
+    }
+    answer_lookup(*self, command, name);
+  });
+}
+
 void partitioned_metadata(connection& conn, const proto::CommandPartitionedTopicMetadata& command) {
   start_request(conn, [command](std::shared_ptr<connection> self) -> awaitable<void> {
     proto::BaseCommand reply;
@@ -91,6 +111,12 @@ void partitioned_metadata(connection& conn, const proto::CommandPartitionedTopic
       response.set_response(proto::CommandPartitionedTopicMetadataResponse::Failed);
       response.set_error(proto::InvalidTopicName);
       response.set_message(message_of(name.error()));
+    } else if (auto allowed = co_await authorize(*self, topic_operation::lookup, name.value(),
+                                                 "Client is not authorized to Get Partition Metadata");
+               !allowed) {
+      response.set_response(proto::CommandPartitionedTopicMetadataResponse::Failed);
+      response.set_error(server_error_of(allowed.error()));
+      response.set_message(message_of(allowed.error()));
     } else {
       auto partitions = co_await self->broker().topics().partitions_of(name.value());
       if (partitions) {
@@ -111,6 +137,12 @@ void get_topics_of_namespace(connection& conn, const proto::CommandGetTopicsOfNa
   start_request(conn, [command](std::shared_ptr<connection> self) -> awaitable<void> {
     // Upstream's modes: persistent topics (the default), the non-persistent ones active
     // here, or both.
+    if (auto allowed = co_await authorize_listing(*self, command.namespace_(),
+                                                  "Client is not authorized to GetTopicsOfNamespace");
+        !allowed) {
+      self->send(error_frame(command.request_id(), allowed.error()));
+      co_return;
+    }
     auto& registry = self->broker().topics();
     result<std::vector<std::string>> topics = std::vector<std::string>{};
     if (command.mode() != proto::CommandGetTopicsOfNamespace::NON_PERSISTENT) {

@@ -2,6 +2,7 @@
 #include "base/log.h"
 #include "broker/api/errc.h"
 #include "broker/protocol/broker_context.h"
+#include "broker/protocol/handlers/authorize.h"
 #include "broker/protocol/handlers/handler_support.h"
 #include "broker/protocol/handlers/handlers.h"
 #include "broker/topic/non_persistent_topic.h"
@@ -94,6 +95,11 @@ void producer(connection& conn, const proto::CommandProducer& command) {
     conn.detach_producer(producer_id{command.producer_id()});
   }
   start_request(conn, [command, name = std::move(name).value()](std::shared_ptr<connection> self) -> awaitable<void> {
+    auto allowed = co_await authorize(*self, topic_operation::produce, name, "Client is not authorized to Produce");
+    if (!allowed) {
+      self->send(error_frame(command.request_id(), allowed.error()));
+      co_return;
+    }
     auto created = co_await create_producer(self, command, name);
     if (!created) {
       self->send(error_frame(command.request_id(), created.error()));

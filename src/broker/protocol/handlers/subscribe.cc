@@ -1,6 +1,7 @@
 #include "base/log.h"
 #include "broker/api/errc.h"
 #include "broker/protocol/broker_context.h"
+#include "broker/protocol/handlers/authorize.h"
 #include "broker/protocol/handlers/handler_support.h"
 #include "broker/protocol/handlers/handlers.h"
 #include "broker/topic/consumer.h"
@@ -56,6 +57,12 @@ void subscribe(connection& conn, const proto::CommandSubscribe& command) {
     conn.detach_consumer(consumer_id{command.consumer_id()});
   }
   start_request(conn, [command, name = std::move(name).value()](std::shared_ptr<connection> self) -> awaitable<void> {
+    auto allowed = co_await authorize(*self, topic_operation::consume, name, "Client is not authorized to subscribe",
+                                      command.subscription());
+    if (!allowed) {
+      self->send(error_frame(command.request_id(), allowed.error()));
+      co_return;
+    }
     auto created = co_await create_consumer(self, command, name);
     if (!created) {
       self->send(error_frame(command.request_id(), created.error()));
