@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "auth/client_credentials.h"
 #include "base/errc.h"
 #include "http/client.h"
 #include "wire/topic_name.h"
@@ -36,10 +37,15 @@ struct admin_args {
   std::string broker_service_url;
   std::string bundle;   // namespaces unload / split-bundle: "0x..._0x..."
   bool unload = false;  // namespaces split-bundle
+  std::string role;                  // grant-permission / revoke-permission
+  std::vector<std::string> actions;  // grant-permission: produce, consume, ...
+  std::vector<std::string> roles;    // grant-subscription-permission
 };
 
 struct admin_command::state {
   std::string url = "http://localhost:8080";
+  std::string auth_plugin;
+  std::string auth_params;
   admin_args args;
   // Set by the chosen verb's parse callback; run() calls it.
   std::function<int(const http::url&, const admin_args&)> action;
@@ -49,6 +55,13 @@ namespace {
 
 using nlohmann::json;
 using action_fn = std::function<int(const http::url&, const admin_args&)>;
+
+// The Authorization header every call sends ("Bearer <token>"), from --auth-params: set
+// by run() before the one verb of the invocation runs (main() is single-threaded).
+std::string& authorization_header() {
+  static std::string header;
+  return header;
+}
 
 int fail_with(std::string_view message) {
   fmt::print(stderr, "magnetar admin: {}\n", message);
@@ -83,7 +96,9 @@ std::string reason_of(const http::reply& reply) {
 // A failure names the server as the user knows it: "cannot connect to the admin API at ...".
 result<http::reply> admin_call(const http::url& url, std::string_view method, const std::string& path,
                                std::string_view body = {}) {
-  return http::call(url, method, path, body, {.server_name = "the admin API", .max_redirects = 5});
+  http::call_options options{.server_name = "the admin API", .max_redirects = 5};
+  options.authorization = authorization_header();
+  return http::call(url, method, path, body, options);
 }
 
 int request(const http::url& url, std::string_view method, const std::string& path, output kind,
@@ -350,6 +365,66 @@ void add_tenants(admin_command::state& s, CLI::App& admin) {
   remove->add_flag("-f,--force", a.force, "Delete the tenant's namespaces and topics too");
 }
 
+void add_role(CLI::App* sub, admin_args& args) {
+  sub->add_option("--role", args.role, "The client role (a token's subject)")->required();
+}
+
+void add_actions(CLI::App* sub, admin_args& args) {
+  sub->add_option("--actions", args.actions, "Actions, comma-separated: produce, consume, functions, ...")
+      ->delimiter(',')
+      ->required();
+}
+
+// Who may use a namespace's topics: grants to roles, and the roles a subscription is
+// limited to.
+void add_namespace_permissions(admin_command::state& s, CLI::App& group) {
+  auto& a = s.args;
+  // A permissions call on the namespace: `make` gives the path's suffix, method, body, output.
+  auto on_namespace = [&](std::string name, std::string description,
+                          std::function<std::tuple<std::string, std::string, std::string, output>(const admin_args&)>
+                              make) {
+    auto* sub = verb(s, group, std::move(name), std::move(description),
+                     checked([make](const http::url& url, const admin_args& args) -> result<int> {
+                       MAGNETAR_TRY(ns, namespace_name(args.target));
+                       auto [method, suffix, body, kind] = make(args);
+                       return request(url, method, "/admin/v2/namespaces/" + ns + "/permissions" + suffix, kind, body);
+                     }));
+    add_target(sub, a, "namespace", "Namespace: tenant/namespace");
+    return sub;
+  };
+  auto segment = [](const std::string& text) { return "/" + http::encode_path_segment(text); };
+  on_namespace("permissions", "Show the roles granted actions on a namespace", [](const admin_args&) {
+    return std::tuple{std::string("GET"), std::string(), std::string(), output::json};
+  });
+  auto* grant = on_namespace("grant-permission", "Let a role produce, consume, ... on a namespace's topics",
+                             [segment](const admin_args& args) {
+                               return std::tuple{std::string("POST"), segment(args.role), json(args.actions).dump(),
+                                                 output::none};
+                             });
+  add_role(grant, a);
+  add_actions(grant, a);
+  auto* revoke = on_namespace("revoke-permission", "Take a role's grants on a namespace away",
+                              [segment](const admin_args& args) {
+                                return std::tuple{std::string("DELETE"), segment(args.role), std::string(),
+                                                  output::none};
+                              });
+  add_role(revoke, a);
+  auto* grant_sub = on_namespace(
+      "grant-subscription-permission", "Limit a subscription to these roles", [segment](const admin_args& args) {
+        return std::tuple{std::string("POST"), "/subscription" + segment(args.subscription), json(args.roles).dump(),
+                          output::none};
+      });
+  add_subscription(grant_sub, a);
+  grant_sub->add_option("--roles", a.roles, "Roles, comma-separated")->delimiter(',')->required();
+  auto* revoke_sub = on_namespace("revoke-subscription-permission", "Take a role off a subscription's roles",
+                                  [segment](const admin_args& args) {
+                                    return std::tuple{std::string("DELETE"), segment(args.subscription) + segment(args.role),
+                                                      std::string(), output::none};
+                                  });
+  add_subscription(revoke_sub, a);
+  add_role(revoke_sub, a);
+}
+
 void add_namespaces(admin_command::state& s, CLI::App& admin) {
   auto& a = s.args;
   auto* group = admin.add_subcommand("namespaces", "List, create and delete namespaces; show their policies");
@@ -413,6 +488,7 @@ void add_namespaces(admin_command::state& s, CLI::App& admin) {
   add_target(split, a, "namespace", "Namespace: tenant/namespace");
   split->add_option("-b,--bundle", a.bundle, "The bundle: {start}_{end}")->required();
   split->add_flag("-u,--unload", a.unload, "Unload the two halves once split");
+  add_namespace_permissions(s, *group);
 }
 
 // A topics verb: `make` builds the method, path suffix, body and output from the
@@ -553,6 +629,22 @@ void add_topics(admin_command::state& s, CLI::App& admin) {
                              return r{"POST", subscription_suffix(args) + "/skip_all", output::none, ""};
                            });
   add_subscription(clear, a);
+
+  topic_verb(s, *group, "permissions", "Show the roles granted actions on a topic (its namespace's too)",
+             fixed(r{"GET", "/permissions", output::json, ""}));
+  auto* grant = topic_verb(s, *group, "grant-permission", "Let a role produce, consume, ... on one topic",
+                           [](const admin_args& args) -> result<r> {
+                             return r{"POST", "/permissions/" + http::encode_path_segment(args.role), output::none,
+                                      json(args.actions).dump()};
+                           });
+  add_role(grant, a);
+  add_actions(grant, a);
+  auto* revoke = topic_verb(s, *group, "revoke-permission", "Take a role's grant on one topic away",
+                            [](const admin_args& args) -> result<r> {
+                              return r{"DELETE", "/permissions/" + http::encode_path_segment(args.role), output::none,
+                                       ""};
+                            });
+  add_role(revoke, a);
 }
 
 void add_scalable_topics(admin_command::state& s, CLI::App& admin) {
@@ -605,6 +697,11 @@ admin_command::admin_command(CLI::App& app) : _state(std::make_unique<state>()) 
   _command->add_option("--admin-url", _state->url, "Admin REST API of the broker")
       ->default_val("http://localhost:8080")
       ->envname("MAGNETAR_ADMIN_URL");
+  _command->add_option("--auth-plugin", _state->auth_plugin,
+                       "Authentication: org.apache.pulsar.client.impl.auth.AuthenticationToken (or token)");
+  _command->add_option("--auth-params", _state->auth_params,
+                       "The plugin's parameters: token:<jwt>, file:///path/to/token, or {\"token\": \"...\"}")
+      ->envname("MAGNETAR_AUTH_PARAMS");
   add_clusters(*_state, *_command);
   add_brokers(*_state, *_command);
   add_bookies(*_state, *_command);
@@ -628,6 +725,13 @@ int admin_command::run() const {
   }
   auto url = http::url::parse(_state->url, 8080, "admin URL");
   if (!url) return fail_with(url.error().detail());
+  if (!_state->auth_params.empty() || !_state->auth_plugin.empty()) {
+    auto credentials = auth::client_credentials::from(_state->auth_plugin, _state->auth_params);
+    if (!credentials) return fail_with(credentials.error().detail());
+    auto header = credentials.value().http_authorization();
+    if (!header) return fail_with(header.error().detail());
+    authorization_header() = std::move(header).value();
+  }
   return _state->action(url.value(), _state->args);
 }
 

@@ -38,17 +38,29 @@ void add_metadata(google::protobuf::RepeatedPtrField<proto::KeyValue>& out,
 }
 }  // namespace
 
-proto::BaseCommand connect_command(const std::string& proxy_to_broker_url) {
+proto::BaseCommand connect_command(const std::string& proxy_to_broker_url, std::string_view method,
+                                   std::string_view data) {
   auto c = typed(proto::BaseCommand::CONNECT);
   auto& m = *c.mutable_connect();
   m.set_client_version(client_version());
   m.set_protocol_version(client_protocol_version);
-  m.set_auth_method_name("none");
+  m.set_auth_method_name(std::string(method));
+  if (!data.empty()) m.set_auth_data(std::string(data));
   if (!proxy_to_broker_url.empty()) m.set_proxy_to_broker_url(proxy_to_broker_url);
-  m.mutable_feature_flags()->set_supports_auth_refresh(false);
+  m.mutable_feature_flags()->set_supports_auth_refresh(method != "none");
   // Scalable topics (magnetar::st): the broker answers SCALABLE_TOPIC_* only to clients
   // that say so, as upstream's.
   m.mutable_feature_flags()->set_supports_scalable_topics(true);
+  return c;
+}
+
+proto::BaseCommand auth_response_command(std::string_view method, std::string_view data) {
+  auto c = typed(proto::BaseCommand::AUTH_RESPONSE);
+  auto& m = *c.mutable_authresponse();
+  m.set_client_version(client_version());
+  m.set_protocol_version(client_protocol_version);
+  m.mutable_response()->set_auth_method_name(std::string(method));
+  m.mutable_response()->set_auth_data(std::string(data));
   return c;
 }
 

@@ -27,7 +27,12 @@ std::string client_version();
 proto::MessageIdData to_proto(const message_id& id);
 message_id from_proto(const proto::MessageIdData& id, std::int32_t partition = -1);
 
-proto::BaseCommand connect_command(const std::string& proxy_to_broker_url);
+// `method` and `data`: the credentials ("none" and empty without); a client with
+// credentials says it answers the broker's AUTH_CHALLENGE.
+proto::BaseCommand connect_command(const std::string& proxy_to_broker_url, std::string_view method = "none",
+                                   std::string_view data = {});
+// The answer to an AUTH_CHALLENGE: the credentials again, freshly read.
+proto::BaseCommand auth_response_command(std::string_view method, std::string_view data);
 proto::BaseCommand ping_command();
 proto::BaseCommand pong_command();
 proto::BaseCommand partitioned_metadata_command(const std::string& topic, std::uint64_t request_id);

@@ -1,5 +1,6 @@
 #include "client/connection.h"
 
+#include "auth/client_credentials.h"
 #include "client/commands.h"
 #include "client/wake_batch.h"
 #include "io/await_callback.h"
@@ -88,6 +89,31 @@ awaitable<result<void>> connection::connect_socket() {
   co_return success();
 }
 
+result<std::pair<std::string, std::string>> connection::read_credentials() const {
+  if (_config.auth_plugin.empty() && _config.auth_params.empty()) return std::pair<std::string, std::string>{"none", ""};
+  auto credentials = auth::client_credentials::from(_config.auth_plugin, _config.auth_params);
+  result<std::string> data = credentials ? credentials.value().data() : result<std::string>(fail(credentials.error()));
+  if (!data) {
+    return fail(client_errc::authentication_error, fmt::format("credentials for {}: {}", _logical.to_string(),
+                                                               data.error().detail().empty() ? data.error().message()
+                                                                                             : data.error().detail()));
+  }
+  return std::pair<std::string, std::string>{std::string(credentials.value().method()), std::move(data).value()};
+}
+
+void connection::on_auth_challenge(const proto::CommandAuthChallenge&) {
+  // The broker asks again when the credentials it holds expire: a token file may hold a
+  // fresh one by now. Unreadable credentials are answered with none, which the broker
+  // refuses by closing the connection (then reconnects retry).
+  auto credentials = read_credentials();
+  if (!credentials) {
+    spdlog::warn("client: {}", credentials.error().detail());
+    write(encode_command(auth_response_command("none", "")));
+    return;
+  }
+  write(encode_command(auth_response_command(credentials.value().first, credentials.value().second)));
+}
+
 awaitable<void> connection::run() {
   auto self = shared_from_this();
   _connect_deadline = steady::now() + _config.connection_timeout;
@@ -99,7 +125,12 @@ awaitable<void> connection::run() {
     co_return;
   }
   const std::string proxy_to = _logical == _physical ? std::string() : "pulsar://" + _logical.to_string();
-  write(encode_command(connect_command(proxy_to)));
+  auto credentials = read_credentials();
+  if (!credentials) {
+    close_on_shard(credentials.error());
+    co_return;
+  }
+  write(encode_command(connect_command(proxy_to, credentials.value().first, credentials.value().second)));
   while (true) {
     auto buffer = _decoder.prepare(4096);
     boost::system::error_code ec;

@@ -149,6 +149,10 @@ class connection : public std::enable_shared_from_this<connection> {
   // command to the function for its type, as the broker's handlers::dispatch does.
   void on_frame(wire::frame& f);
   void on_connected(const proto::CommandConnected& c);
+  // The broker's AUTH_CHALLENGE: the credentials again, read afresh.
+  void on_auth_challenge(const proto::CommandAuthChallenge& c);
+  // CONNECT's auth method and data from the config's auth_plugin/auth_params.
+  result<std::pair<std::string, std::string>> read_credentials() const;
   void on_send_receipt(const proto::CommandSendReceipt& c);
   void on_send_error(const proto::CommandSendError& c);
   void on_message(const proto::CommandMessage& c, wire::frame& f);

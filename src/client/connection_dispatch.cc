@@ -32,6 +32,7 @@ void connection::on_frame(wire::frame& f) {
   switch (c.type()) {
     case T::CONNECTED: return on_connected(c.connected());
     case T::PING: return write(encode_command(pong_command()));
+    case T::AUTH_CHALLENGE: return on_auth_challenge(c.authchallenge());
     case T::PONG: return;  // run() counts every read as liveness
     case T::SEND_RECEIPT: return on_send_receipt(c.send_receipt());
     case T::SEND_ERROR: return on_send_error(c.send_error());

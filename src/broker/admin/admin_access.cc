@@ -66,8 +66,11 @@ awaitable<std::optional<http_response>> admin_access::check(const incoming_reque
       auto topic = topic_of(request);
       if (!topic || !has_names(request, {"tenant", "namespace"})) co_return std::nullopt;
       const bool consume = who == access::topic_consume;
-      allowed = co_await _rules.allows(role, consume ? topic_operation::consume : topic_operation::lookup, *topic,
-                                       consume ? request.param("subscription") : std::string());
+      // Plain locals: GCC 12 mishandles temporaries of a conditional inside co_await.
+      const auto operation = consume ? topic_operation::consume : topic_operation::lookup;
+      std::string subscription;
+      if (consume) subscription = request.param("subscription");
+      allowed = co_await _rules.allows(role, operation, *topic, std::move(subscription));
       refusal = fmt::format("Unauthorized to validateTopicOperation for operation [{}] on topic [{}]",
                             consume ? "CONSUME" : "LOOKUP", topic->full());
       break;

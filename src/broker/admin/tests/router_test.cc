@@ -87,3 +87,32 @@ TEST(percent_decode, refuses_a_truncated_escape) {
 
 }  // namespace
 }  // namespace magnetar::broker::admin
+
+namespace magnetar::broker::admin {
+namespace {
+
+TEST(router_guard_test, the_guard_sees_the_params_and_its_refusal_replaces_the_handler) {
+  io::running_shards shards{1};
+  router routes;
+  routes.add("GET", "/admin/v2/tenants/{tenant}", access::tenant_admin,
+             [](incoming_request) -> awaitable<http_response> { co_return text_response(200, "handled"); });
+  routes.add("GET", "/metrics", access::anyone,
+             [](incoming_request) -> awaitable<http_response> { co_return text_response(200, "metrics"); });
+  std::vector<std::string> seen;
+  routes.set_guard([&](const incoming_request& r, access who) -> awaitable<std::optional<http_response>> {
+    seen.push_back(r.param("tenant"));
+    EXPECT_EQ(who, access::tenant_admin);
+    if (r.param("tenant") == "locked") co_return error_response(401, "no");
+    co_return std::nullopt;
+  });
+  auto call = [&](const char* target) {
+    return io::block_on(shards[0], routes.dispatch(incoming_request{.method = "GET", .target = target}));
+  };
+  EXPECT_EQ(call("/admin/v2/tenants/open").body, "handled");
+  EXPECT_EQ(call("/admin/v2/tenants/locked").status, 401);
+  EXPECT_EQ(call("/metrics").body, "metrics");
+  EXPECT_EQ(seen, (std::vector<std::string>{"open", "locked"})) << "routes open to anyone skip the guard";
+}
+
+}  // namespace
+}  // namespace magnetar::broker::admin

@@ -47,6 +47,13 @@ struct client_config {
   // Threads that run consumers' message listeners (consumer_config::message_listener),
   // started with the first such consumer; each consumer's listener runs on one of them.
   unsigned message_listener_threads = 1;
+  // Authentication (upstream's authPlugin and authParams): the token plugin
+  // ("org.apache.pulsar.client.impl.auth.AuthenticationToken" or "token"; assumed when
+  // only auth_params is set) with "token:<jwt>", "file:///path/to/token" (read at every
+  // connect and refresh) or {"token": "..."}. Both empty: no credentials. An expired
+  // token is replaced when the broker asks (AUTH_CHALLENGE) by reading auth_params again.
+  std::string auth_plugin;
+  std::string auth_params;
 };
 
 enum class compression_type { none, lz4, zlib, zstd, snappy };
