@@ -15,6 +15,9 @@ namespace {
 
 void add_perf_options(CLI::App& command, perf_options& o) {
   command.add_option("-u,--service-url", o.service_url, "Broker service URL")->capture_default_str();
+  command.add_option("--auth-plugin", o.auth_plugin, "Authentication plugin (the token plugin's class name, or token)");
+  command.add_option("--auth-params", o.auth_params, "Its parameters: token:<jwt>, file:///path or {\"token\": ...}")
+      ->envname("MAGNETAR_AUTH_PARAMS");
   command.add_option("-t,--topic", o.topic, "Topic")->capture_default_str();
   command.add_option("--subscription", o.subscription, "Subscription name")->capture_default_str();
   command.add_option("-s,--size", o.message_size, "Message size in bytes (at least 8)")

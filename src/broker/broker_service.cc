@@ -75,7 +75,8 @@ result<void> broker_service::start() {
       scalable::coordinator_settings{_config.scalable_topic_consumer_session_grace_period,
                                      _config.scalable_topic_drain_check_initial,
                                      _config.scalable_topic_drain_check_max});
-  _replication_clients = std::make_unique<replication_clients>(_deps.resources);
+  _replication_clients = std::make_unique<replication_clients>(_deps.resources, _config.broker_client_auth_plugin,
+                                                               _config.broker_client_auth_params);
   _topics.attach(topic_registry_links{
       .scalable = _scalable.get(),
       .segment_drained = [this](const wire::topic_name& segment,

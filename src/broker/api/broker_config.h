@@ -178,6 +178,12 @@ struct broker_config {
   // Granted roles "pre*" and "*suf" match by prefix and suffix
   // (authorizationAllowWildcardsMatching).
   bool authorization_allow_wildcards = false;
+  // What this broker presents to other brokers (its own admin API, a cluster's peers,
+  // a replication's remote cluster): brokerClientAuthenticationPlugin and
+  // brokerClientAuthenticationParameters, as a client's auth_plugin/auth_params. With
+  // authorization, the role must be one of superUserRoles.
+  std::string broker_client_auth_plugin;
+  std::string broker_client_auth_params;
 };
 
 }  // namespace magnetar::broker

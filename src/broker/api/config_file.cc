@@ -217,6 +217,12 @@ result<void> set_data_dir(broker_config& config, std::string_view value) {
   return success();
 }
 
+template <std::string broker_config::*Field>
+result<void> set_text(broker_config& config, std::string_view value) {
+  config.*Field = std::string(value);
+  return success();
+}
+
 // A URL that parse_store_url takes (checked here, so a typo fails at start-up).
 template <std::string broker_config::*Field>
 result<void> set_store_url(broker_config& config, std::string_view value) {
@@ -348,6 +354,8 @@ constexpr auto settings = std::to_array<setting>({
     {"authorizationEnabled", &set_bool<&c::authorization_enabled>},
     {"superUserRoles", &set_super_user_roles},
     {"authorizationAllowWildcardsMatching", &set_bool<&c::authorization_allow_wildcards>},
+    {"brokerClientAuthenticationPlugin", &set_text<&c::broker_client_auth_plugin>},
+    {"brokerClientAuthenticationParameters", &set_text<&c::broker_client_auth_params>},
 });
 
 const setting* find_setting(std::string_view key) {

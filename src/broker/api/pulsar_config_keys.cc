@@ -116,8 +116,6 @@ constexpr auto upstream_keys = std::to_array<std::string_view>({
     "proxyRoles",
     "authenticateOriginalAuthData",
     "authorizationProvider",
-    "brokerClientAuthenticationPlugin",
-    "brokerClientAuthenticationParameters",
     "athenzDomainNames",
     "basicAuthConf",
     // BookKeeper client

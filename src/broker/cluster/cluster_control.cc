@@ -12,8 +12,9 @@ namespace magnetar::broker::cluster {
 
 using nlohmann::json;
 
-cluster_control::cluster_control(meta::store& store, bundle_ownership& ownership, io::blocking_pool& pool)
-    : _store(store), _ownership(ownership), _pool(pool) {}
+cluster_control::cluster_control(meta::store& store, bundle_ownership& ownership, io::blocking_pool& pool,
+                                 std::string authorization)
+    : _store(store), _ownership(ownership), _pool(pool), _authorization(std::move(authorization)) {}
 
 awaitable<result<json>> cluster_control::bundles(std::string namespace_name) {
   MAGNETAR_CO_TRY(ranges, co_await _ownership.bundles_of(std::move(namespace_name)));
@@ -42,7 +43,11 @@ awaitable<result<void>> cluster_control::unload_bundle(std::string namespace_nam
   if (owner.http_url == self_http_url()) co_return co_await _ownership.release(namespace_name, range);
   MAGNETAR_CO_TRY(where, http::url::parse(owner.http_url));
   const auto path = fmt::format("/admin/v2/namespaces/{}/{}/unload", namespace_name, bundle);
-  auto reply = co_await _pool.run([&] { return http::call(where, "PUT", path, {}, {.server_name = "the owner"}); });
+  auto reply = co_await _pool.run([&] {
+    http::call_options options{.server_name = "the owner"};
+    options.authorization = _authorization;
+    return http::call(where, "PUT", path, {}, options);
+  });
   if (!reply) co_return fail(errc::service_not_ready, reply.error().detail());
   if (reply.value().status != 204) {
     co_return fail(errc::service_not_ready, fmt::format("{} answered {} to PUT {}: {}", owner.http_url,
@@ -71,8 +76,11 @@ awaitable<result<cluster_leader>> cluster_control::leader() {
 
 awaitable<result<admin_reply>> cluster_control::call_admin(std::string method, std::string target, std::string body) {
   MAGNETAR_CO_TRY(self, http::url::parse(self_http_url()));
-  auto reply = co_await _pool.run(
-      [&] { return http::call(self, method, target, body, {.server_name = "the admin API", .max_redirects = 3}); });
+  auto reply = co_await _pool.run([&] {
+    http::call_options options{.server_name = "the admin API", .max_redirects = 3};
+    options.authorization = _authorization;
+    return http::call(self, method, target, body, options);
+  });
   if (!reply) co_return fail(errc::service_not_ready, reply.error().detail());
   co_return admin_reply{reply.value().status, std::move(reply.value().body)};
 }

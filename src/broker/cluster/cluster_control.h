@@ -14,7 +14,10 @@ namespace magnetar::broker::cluster {
 
 class cluster_control final : public cluster_admin {
  public:
-  cluster_control(meta::store& store, bundle_ownership& ownership, io::blocking_pool& pool);
+  // `authorization`: the Authorization header of its calls to brokers' admin APIs (this
+  // broker's own credentials, "Bearer <token>"; empty for none).
+  cluster_control(meta::store& store, bundle_ownership& ownership, io::blocking_pool& pool,
+                  std::string authorization = {});
 
   const std::string& self_http_url() const override { return _ownership.self().http_url; }
   awaitable<result<nlohmann::json>> bundles(std::string namespace_name) override;
@@ -32,6 +35,7 @@ class cluster_control final : public cluster_admin {
   meta::store& _store;
   bundle_ownership& _ownership;
   io::blocking_pool& _pool;
+  const std::string _authorization;
 };
 
 }  // namespace magnetar::broker::cluster

@@ -4,6 +4,7 @@
 #include "broker/api/errc.h"
 #include "broker/broker_service.h"
 #include "broker/cluster/bundle_ownership.h"
+#include "auth/client_credentials.h"
 #include "broker/cluster/cluster_control.h"
 #include "broker/cluster/load_manager.h"
 #include "broker/namespace/namespace_resources.h"
@@ -98,7 +99,16 @@ result<void> broker_node::start() {
   MAGNETAR_TRY(p.broker->start());
   p.admin = std::make_unique<admin::admin_server>(_config, *p.store, p.configuration_store(), &p.broker->topics(),
                                                   p.shard_set[0]);
-  p.control = std::make_unique<cluster::cluster_control>(*p.store, *p.ownership, p.pool);
+  std::string authorization;
+  if (!_config.broker_client_auth_plugin.empty() || !_config.broker_client_auth_params.empty()) {
+    auto credentials =
+        auth::client_credentials::from(_config.broker_client_auth_plugin, _config.broker_client_auth_params);
+    if (!credentials) return fail(credentials.error().code(), fmt::format("brokerClientAuthenticationParameters: {}",
+                                                                          credentials.error().detail()));
+    MAGNETAR_TRY(header, credentials.value().http_authorization());
+    authorization = std::move(header);
+  }
+  p.control = std::make_unique<cluster::cluster_control>(*p.store, *p.ownership, p.pool, std::move(authorization));
   p.admin->serve_lookups(p.broker->service_url(), p.ownership.get(), p.control.get());
   MAGNETAR_TRY(p.admin->start());
   const cluster::broker_identity self{fmt::format("{}:{}", _config.advertised_address, web_port()),

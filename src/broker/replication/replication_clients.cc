@@ -6,7 +6,9 @@
 
 namespace magnetar::broker {
 
-replication_clients::replication_clients(namespace_resources& resources) : _resources(resources) {}
+replication_clients::replication_clients(namespace_resources& resources, std::string auth_plugin,
+                                         std::string auth_params)
+    : _resources(resources), _auth_plugin(std::move(auth_plugin)), _auth_params(std::move(auth_params)) {}
 
 replication_clients::~replication_clients() { close(); }
 
@@ -31,6 +33,8 @@ awaitable<result<std::shared_ptr<client>>> replication_clients::client_for(std::
   // for TCP's retransmission backoff instead: 24 s after a 30 s partition healed.
   config.keep_alive_interval = std::chrono::seconds(5);
   config.max_backoff = std::chrono::seconds(5);
+  config.auth_plugin = _auth_plugin;
+  config.auth_params = _auth_params;
   MAGNETAR_CO_TRY(made, client::create(url, config));
   std::lock_guard lock(_mutex);
   if (_closed) co_return fail(errc::service_not_ready, "the broker is stopping");

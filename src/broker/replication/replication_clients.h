@@ -23,7 +23,9 @@ namespace magnetar::broker {
 
 class replication_clients {
  public:
-  explicit replication_clients(namespace_resources& resources);
+  // `auth_plugin`/`auth_params`: what the clients present to remote clusters
+  // (brokerClientAuthenticationPlugin/Parameters).
+  replication_clients(namespace_resources& resources, std::string auth_plugin = {}, std::string auth_params = {});
   ~replication_clients();
   replication_clients(const replication_clients&) = delete;
   replication_clients& operator=(const replication_clients&) = delete;
@@ -35,6 +37,8 @@ class replication_clients {
 
  private:
   namespace_resources& _resources;
+  const std::string _auth_plugin;
+  const std::string _auth_params;
   std::mutex _mutex;
   std::map<std::string, std::shared_ptr<client>> _clients;
   bool _closed = false;

@@ -196,10 +196,17 @@ result<void> consume_all(consuming& in, const perf_options& options, perf_result
   return success();
 }
 
+client_config client_config_of(const perf_options& options) {
+  client_config config;
+  config.auth_plugin = options.auth_plugin;
+  config.auth_params = options.auth_params;
+  return config;
+}
+
 }  // namespace
 
 result<perf_results> run_produce(const perf_options& options) {
-  MAGNETAR_TRY(c, client::create(options.service_url));
+  MAGNETAR_TRY(c, client::create(options.service_url, client_config_of(options)));
   perf_results out;
   MAGNETAR_TRY(produce(c, options, out));
   return out;
@@ -207,7 +214,7 @@ result<perf_results> run_produce(const perf_options& options) {
 
 result<perf_results> run_consume(const perf_options& options) {
   consuming in;  // outlives the client, whose listener threads use it
-  client_config config;
+  client_config config = client_config_of(options);
   config.message_listener_threads = options.listener_threads;
   MAGNETAR_TRY(c, client::create(options.service_url, config));
   MAGNETAR_TRY(subscribe_all(c, options, in));
@@ -226,7 +233,7 @@ result<perf_results> run_consume(const perf_options& options) {
 
 result<perf_results> run_pubsub(const perf_options& options) {
   consuming in;  // outlives the clients, whose listener threads use it
-  client_config config;
+  client_config config = client_config_of(options);
   config.io_threads = 1;
   MAGNETAR_TRY(producer_client, client::create(options.service_url, config));
   config.message_listener_threads = options.listener_threads;

@@ -27,6 +27,9 @@ namespace magnetar::perf {
 
 struct perf_options {
   std::string service_url = "pulsar://localhost:6650";
+  // Credentials, as pulsar-perf's --auth-plugin/--auth-params (client_config's).
+  std::string auth_plugin;
+  std::string auth_params;
   std::string topic = "perf";
   std::string subscription = "perf-sub";
   std::size_t message_size = 100;
