@@ -4,11 +4,13 @@
 #
 # Usage: with_standalone.sh <path to magnetar> <command> [args...]
 # The command finds the server in MAGNETAR_SERVICE_URL and MAGNETAR_WEB_URL.
+# MAGNETAR_STANDALONE_CONFIG, when set, names the standalone's config file.
 set -uo pipefail
 magnetar=$1
 shift
 dir=$(mktemp -d /tmp/with-standalone-XXXXXX)
-"$magnetar" standalone --data-dir "$dir/data" --broker-port 0 --web-port 0 \
+"$magnetar" standalone ${MAGNETAR_STANDALONE_CONFIG:+--config "$MAGNETAR_STANDALONE_CONFIG"} \
+  --data-dir "$dir/data" --broker-port 0 --web-port 0 \
   --ready-file "$dir/ready.json" --log-file "$dir/standalone.log" &
 pid=$!
 cleanup() {
