@@ -15,6 +15,8 @@ namespace {
 constexpr std::string_view token_provider_class = "org.apache.pulsar.broker.authentication.AuthenticationProviderToken";
 
 bool is_token_provider(std::string_view name) { return name == "token" || name == token_provider_class; }
+constexpr std::string_view tls_provider_class = "org.apache.pulsar.broker.authentication.AuthenticationProviderTls";
+bool is_tls_provider(std::string_view name) { return name == "tls" || name == tls_provider_class; }
 
 // Whether the claim (a string or an array of strings) holds `wanted`.
 bool claim_holds(const std::string& claims_json, const std::string& claim, const std::string& wanted) {
@@ -41,11 +43,17 @@ std::optional<std::string> role_of(const std::string& claims_json, const std::st
 
 result<std::unique_ptr<authenticator>> authenticator::create(const authentication_settings& settings) {
   std::optional<token_verifier> tokens;
+  bool tls = false;
   for (const auto& provider : settings.providers) {
+    if (is_tls_provider(provider)) {
+      tls = true;
+      continue;
+    }
     if (!is_token_provider(provider)) {
       return fail(errc::unknown_method,
-                  fmt::format("authentication provider '{}': magnetar has the token provider ({})", provider,
-                              token_provider_class));
+                  fmt::format("authentication provider '{}': magnetar has the token provider ({}) and the TLS "
+                              "provider ({})",
+                              provider, token_provider_class, tls_provider_class));
     }
     if (tokens) continue;
     if (!settings.token_secret_key.empty()) {
@@ -64,7 +72,7 @@ result<std::unique_ptr<authenticator>> authenticator::create(const authenticatio
       return fail(errc::bad_key, "tokenAudienceClaim is set but tokenAudience is not");
     }
   }
-  return std::unique_ptr<authenticator>(new authenticator(settings, std::move(tokens)));
+  return std::unique_ptr<authenticator>(new authenticator(settings, std::move(tokens), tls));
 }
 
 result<principal> authenticator::anonymous() const {
@@ -94,6 +102,14 @@ result<principal> authenticator::authenticate(std::string_view method, std::stri
   if (method.empty() || method == "none") return anonymous();
   if (method == "token") return from_token(data, now);
   return fail(errc::unknown_method, fmt::format("authentication method '{}' is not configured", method));
+}
+
+result<principal> authenticator::authenticate_tls(const std::optional<std::string>& peer_common_name) const {
+  if (!_tls) return fail(errc::unknown_method, "TLS authentication is not configured");
+  if (!peer_common_name || peer_common_name->empty()) {
+    return fail(errc::no_credentials, "no trusted client certificate with a common name");
+  }
+  return principal{.role = *peer_common_name, .method = "tls", .expires_at = std::nullopt};
 }
 
 result<principal> authenticator::authenticate_http(std::optional<std::string_view> authorization,

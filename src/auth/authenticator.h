@@ -1,5 +1,6 @@
 // authenticator: who a client is, from the credentials it presents, as Pulsar's
-// authenticationProviders decide it. The token provider (method "token") takes a JWT
+// authenticationProviders decide it. The TLS provider (method "tls") takes the common
+// name of the client's verified certificate as its role. The token provider (method "token") takes a JWT
 // signed with tokenSecretKey, or with the private key of tokenPublicKey, and names the
 // role its tokenAuthClaim claim holds ("sub" by default); with tokenAudienceClaim set,
 // the token's audience must include tokenAudience. A client that presents no
@@ -51,18 +52,23 @@ class authenticator {
   // CONNECT's auth_method_name and auth_data (AUTH_RESPONSE's, on a refresh).
   result<principal> authenticate(std::string_view method, std::string_view data,
                                  std::chrono::system_clock::time_point now = std::chrono::system_clock::now()) const;
+  // The TLS provider (method "tls"): the common name of the client's verified
+  // certificate is its role. no_credentials without one; unknown_method when the
+  // provider is not configured.
+  result<principal> authenticate_tls(const std::optional<std::string>& peer_common_name) const;
   // An HTTP request's Authorization header ("Bearer <token>"); nullopt when it has none.
   result<principal> authenticate_http(std::optional<std::string_view> authorization,
                                       std::chrono::system_clock::time_point now = std::chrono::system_clock::now()) const;
 
  private:
-  authenticator(authentication_settings settings, std::optional<token_verifier> tokens)
-      : _settings(std::move(settings)), _tokens(std::move(tokens)) {}
+  authenticator(authentication_settings settings, std::optional<token_verifier> tokens, bool tls)
+      : _settings(std::move(settings)), _tokens(std::move(tokens)), _tls(tls) {}
   result<principal> anonymous() const;
   result<principal> from_token(std::string_view token, std::chrono::system_clock::time_point now) const;
 
   authentication_settings _settings;
   std::optional<token_verifier> _tokens;  // when the token provider is configured
+  bool _tls = false;                      // the TLS provider is configured
 };
 
 }  // namespace magnetar::auth

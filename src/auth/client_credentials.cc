@@ -13,6 +13,7 @@ namespace magnetar::auth {
 namespace {
 
 constexpr std::string_view token_plugin = "org.apache.pulsar.client.impl.auth.AuthenticationToken";
+constexpr std::string_view tls_plugin = "org.apache.pulsar.client.impl.auth.AuthenticationTls";
 
 std::string trimmed(std::string text) {
   const auto first = text.find_first_not_of(" \t\r\n");
@@ -24,12 +25,36 @@ std::string trimmed(std::string text) {
 }  // namespace
 
 result<client_credentials> client_credentials::from(std::string_view plugin, std::string_view params) {
-  if (!plugin.empty() && plugin != token_plugin && plugin != "token") {
-    return fail(errc::unknown_method,
-                fmt::format("authentication plugin '{}' is not supported: use {} (token)", plugin, token_plugin));
-  }
   client_credentials out;
   std::string text = trimmed(std::string(params));
+  if (plugin == tls_plugin || plugin == "tls") {
+    out._kind = kind::tls;
+    // "tlsCertFile:/a,tlsKeyFile:/b" or {"tlsCertFile": "/a", "tlsKeyFile": "/b"}.
+    const auto parsed = nlohmann::json::parse(text, nullptr, false);
+    if (parsed.is_object()) {
+      out._certificate_file = parsed.value("tlsCertFile", "");
+      out._key_file = parsed.value("tlsKeyFile", "");
+      return out;
+    }
+    std::size_t start = 0;
+    while (start < text.size()) {
+      auto end = text.find(',', start);
+      if (end == std::string::npos) end = text.size();
+      const auto pair = text.substr(start, end - start);
+      const auto colon = pair.find(':');
+      const auto key = trimmed(pair.substr(0, colon));
+      const auto value = colon == std::string::npos ? std::string() : trimmed(pair.substr(colon + 1));
+      if (key == "tlsCertFile") out._certificate_file = value;
+      if (key == "tlsKeyFile") out._key_file = value;
+      start = end + 1;
+    }
+    return out;
+  }
+  if (!plugin.empty() && plugin != token_plugin && plugin != "token") {
+    return fail(errc::unknown_method, fmt::format("authentication plugin '{}' is not supported: use {} (token) or {} "
+                                                  "(tls)",
+                                                  plugin, token_plugin, tls_plugin));
+  }
   if (text.starts_with("{")) {
     const auto parsed = nlohmann::json::parse(text, nullptr, false);
     if (!parsed.is_object() || !parsed.contains("token") || !parsed["token"].is_string()) {
@@ -52,6 +77,7 @@ result<client_credentials> client_credentials::from(std::string_view plugin, std
 }
 
 result<std::string> client_credentials::data() const {
+  if (_kind == kind::tls) return std::string();  // the certificate went in the handshake
   if (_kind != kind::token_file) return _value;
   std::ifstream in(_value);
   if (!in) return fail(errc::bad_token, fmt::format("cannot read the token file '{}'", _value));
@@ -63,7 +89,7 @@ result<std::string> client_credentials::data() const {
 }
 
 result<std::string> client_credentials::http_authorization() const {
-  if (empty()) return std::string();
+  if (_kind == kind::none || _kind == kind::tls) return std::string();
   MAGNETAR_TRY(token, data());
   return "Bearer " + token;
 }

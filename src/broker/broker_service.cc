@@ -30,6 +30,29 @@ std::string broker_service::service_url() const {
   return fmt::format("pulsar://{}:{}", _config.advertised_address, _port);
 }
 
+std::string broker_service::service_url_tls() const {
+  if (const auto* internal = internal_listener(_config.advertised_listeners, _config.internal_listener_name);
+      internal != nullptr && !internal->broker_url_tls.empty()) {
+    return internal->broker_url_tls;
+  }
+  if (!_tls_acceptor) return {};
+  return fmt::format("pulsar+ssl://{}:{}", _config.advertised_address, _tls_port);
+}
+
+result<std::unique_ptr<asio::ip::tcp::acceptor>> broker_service::listen(std::uint16_t port) {
+  boost::system::error_code ec;
+  auto address = asio::ip::make_address(_config.bind_address, ec);
+  if (ec) return fail(errc::invalid_request, fmt::format("bindAddress '{}': {}", _config.bind_address, ec.message()));
+  auto acceptor = std::make_unique<asio::ip::tcp::acceptor>(_deps.shards[0].context());
+  const asio::ip::tcp::endpoint endpoint(address, port);
+  acceptor->open(endpoint.protocol(), ec);
+  if (!ec) acceptor->set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) acceptor->bind(endpoint, ec);
+  if (!ec) acceptor->listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) return fail(errc::not_allowed, fmt::format("cannot listen on {}:{}: {}", _config.bind_address, port, ec.message()));
+  return acceptor;
+}
+
 std::string broker_service::new_producer_name() {
   // The instance keeps names unique across restarts: a remote cluster deduplicates
   // replicated entries by their producer's name and sequence ids.
@@ -52,19 +75,17 @@ result<void> broker_service::start() {
                                      .allow_wildcards = _config.authorization_allow_wildcards},
         _deps.resources);
   }
-  boost::system::error_code ec;
-  auto address = asio::ip::make_address(_config.bind_address, ec);
-  if (ec) return fail(errc::invalid_request, fmt::format("bindAddress '{}': {}", _config.bind_address, ec.message()));
-  _acceptor = std::make_unique<asio::ip::tcp::acceptor>(first.context());
-  const asio::ip::tcp::endpoint endpoint(address, _config.broker_service_port);
-  _acceptor->open(endpoint.protocol(), ec);
-  if (!ec) _acceptor->set_option(asio::socket_base::reuse_address(true), ec);
-  if (!ec) _acceptor->bind(endpoint, ec);
-  if (!ec) _acceptor->listen(asio::socket_base::max_listen_connections, ec);
-  if (ec) {
-    return fail(errc::not_allowed, fmt::format("cannot listen on {}:{}: {}", _config.bind_address,
-                                               _config.broker_service_port, ec.message()));
+  std::shared_ptr<tls::ssl::context> tls_context;
+  if (_config.broker_service_port_tls) {
+    auto made = tls::make_server_context(_config.tls);
+    if (!made) return fail(errc::invalid_request, fmt::format("brokerServicePortTls: {}", made.error().detail()));
+    tls_context = std::move(made).value();
+    MAGNETAR_TRY(acceptor, listen(*_config.broker_service_port_tls));
+    _tls_acceptor = std::move(acceptor);
+    _tls_port = _tls_acceptor->local_endpoint().port();
   }
+  MAGNETAR_TRY(acceptor, listen(_config.broker_service_port));
+  _acceptor = std::move(acceptor);
   _port = _acceptor->local_endpoint().port();
   _scalable = std::make_unique<scalable::scalable_service>(
       scalable::scalable_service_deps{_deps.store, _topics, _deps.clock, first, service_url(), service_url(),
@@ -97,20 +118,26 @@ result<void> broker_service::start() {
   });
   MAGNETAR_TRY(io::block_on(first, _scalable->start()));
   MAGNETAR_TRY(pass, _accepting.enter());
-  io::spawn(first.executor(),
-            [this, held = std::make_shared<io::gate::pass>(std::move(pass))]() { return accept_loop(held); });
+  auto held = std::make_shared<io::gate::pass>(std::move(pass));
+  io::spawn(first.executor(), [this, held]() { return accept_loop(*_acceptor, nullptr, held); });
   spdlog::info("broker serving the Pulsar protocol on {}:{} ({})", _config.bind_address, _port, service_url());
+  if (_tls_acceptor) {
+    io::spawn(first.executor(), [this, held, tls_context]() { return accept_loop(*_tls_acceptor, tls_context, held); });
+    spdlog::info("broker serving the Pulsar protocol over TLS on {}:{} ({})", _config.bind_address, _tls_port,
+                 service_url_tls());
+  }
   return success();
 }
 
-awaitable<void> broker_service::accept_loop(std::shared_ptr<io::gate::pass> /*held*/) {
+awaitable<void> broker_service::accept_loop(asio::ip::tcp::acceptor& acceptor, std::shared_ptr<tls::ssl::context> tls,
+                                            std::shared_ptr<io::gate::pass> /*held*/) {
   unsigned next_shard = 0;
   for (;;) {
     auto& target = _deps.shards[next_shard++ % _deps.shards.size()];
     boost::system::error_code ec;
-    auto socket = co_await _acceptor->async_accept(target.context(), asio::redirect_error(asio::use_awaitable, ec));
+    auto socket = co_await acceptor.async_accept(target.context(), asio::redirect_error(asio::use_awaitable, ec));
     if (ec) {
-      if (ec == asio::error::operation_aborted || !_acceptor->is_open()) co_return;
+      if (ec == asio::error::operation_aborted || !acceptor.is_open()) co_return;
       spdlog::warn("accept failed: {}", ec.message());
       continue;
     }
@@ -118,7 +145,7 @@ awaitable<void> broker_service::accept_loop(std::shared_ptr<io::gate::pass> /*he
     if (!alive) co_return;  // stopping: the socket closes as it goes
     socket.set_option(asio::ip::tcp::no_delay(true), ec);
     auto conn = std::make_shared<connection>(*this, target, std::move(socket), _next_connection_id.fetch_add(1),
-                                             std::move(alive).value());
+                                             std::move(alive).value(), tls);
     connection_opened(conn);
     asio::post(target.executor(), [conn] { conn->start(); });
   }
@@ -162,6 +189,7 @@ void broker_service::stop() {
 awaitable<void> broker_service::stop_accepting() {
   boost::system::error_code ignored;
   _acceptor->close(ignored);
+  if (_tls_acceptor) _tls_acceptor->close(ignored);
   co_await _accepting.close();
 }
 

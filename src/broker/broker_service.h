@@ -19,6 +19,7 @@
 #include "io/gate.h"
 #include "io/net.h"
 #include "io/shard.h"
+#include "tls/tls_context.h"
 #include "ledger/ledger_client.h"
 #include "meta/store.h"
 
@@ -64,6 +65,8 @@ class broker_service final : public broker_context {
   void stop();
   // The bound port (brokerServicePort, or the port picked for 0).
   std::uint16_t port() const { return _port; }
+  // The TLS port (brokerServicePortTls, or the one picked for 0); 0 without TLS.
+  std::uint16_t tls_port() const { return _tls_port; }
 
   // The topics, and the topic_admin the REST layer is written against.
   topic_registry& topics() override { return _topics; }
@@ -73,6 +76,7 @@ class broker_service final : public broker_context {
   base::clock& clock() override { return _deps.clock; }
   scalable::scalable_service& scalable() override { return *_scalable; }
   std::string service_url() const override;
+  std::string service_url_tls() const override;
   topic_ownership* ownership() override { return _deps.ownership; }
   std::string new_producer_name() override;
   void connection_closed(std::uint64_t id) override;
@@ -80,7 +84,11 @@ class broker_service final : public broker_context {
   const access_control* access() const override { return _access.get(); }
 
  private:
-  awaitable<void> accept_loop(std::shared_ptr<io::gate::pass> held);
+  // Binds bindAddress:port; errc::not_allowed naming the address when it can't.
+  result<std::unique_ptr<asio::ip::tcp::acceptor>> listen(std::uint16_t port);
+  // `tls`: the server context of the TLS port's connections (null: plaintext).
+  awaitable<void> accept_loop(asio::ip::tcp::acceptor& acceptor, std::shared_ptr<tls::ssl::context> tls,
+                              std::shared_ptr<io::gate::pass> held);
   awaitable<void> stop_accepting();
   void connection_opened(const std::shared_ptr<connection>& c);
 
@@ -89,6 +97,8 @@ class broker_service final : public broker_context {
   topic_registry _topics;
   std::unique_ptr<asio::ip::tcp::acceptor> _acceptor;
   std::uint16_t _port = 0;
+  std::unique_ptr<asio::ip::tcp::acceptor> _tls_acceptor;  // with brokerServicePortTls
+  std::uint16_t _tls_port = 0;
   io::gate _accepting{"broker acceptor"};
   io::gate _connection_objects{"broker connections"};  // one pass per connection object
   std::atomic<std::uint64_t> _next_connection_id{1};

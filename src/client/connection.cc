@@ -86,6 +86,36 @@ awaitable<result<void>> connection::connect_socket() {
     co_return fail(client_errc::connect_error, fmt::format("connect {}: {}", _physical.to_string(), ec.message()));
   }
   _socket.set_option(asio::ip::tcp::no_delay(true), ec);
+  if (_physical.tls) co_return co_await tls_handshake();
+  co_return success();
+}
+
+awaitable<result<void>> connection::tls_handshake() {
+  tls::client_settings settings{.trust_certs_file = _config.tls_trust_certs_file_path,
+                                .allow_insecure_connection = _config.tls_allow_insecure_connection,
+                                .hostname_verification = _config.tls_validate_hostname,
+                                .certificate_file = _config.tls_certificate_file_path,
+                                .key_file = _config.tls_private_key_file_path};
+  // The TLS authentication plugin may name the client's certificate instead.
+  if (settings.certificate_file.empty() && !_config.auth_plugin.empty()) {
+    if (auto credentials = auth::client_credentials::from(_config.auth_plugin, _config.auth_params); credentials) {
+      settings.certificate_file = credentials.value().tls_certificate_file();
+      settings.key_file = credentials.value().tls_key_file();
+    }
+  }
+  auto context = tls::make_client_context(settings);
+  if (!context) co_return fail(client_errc::connect_error, fmt::format("TLS: {}", context.error().detail()));
+  _tls_context = std::move(context).value();
+  _tls = std::make_unique<tls::ssl::stream<asio::ip::tcp::socket&>>(_socket, *_tls_context);
+  if (auto prepared = tls::prepare_client(_tls->native_handle(), settings, _physical.host); !prepared) {
+    co_return fail(client_errc::connect_error, fmt::format("TLS: {}", prepared.error().detail()));
+  }
+  boost::system::error_code ec;
+  co_await _tls->async_handshake(tls::ssl::stream_base::client, asio::redirect_error(asio::use_awaitable, ec));
+  if (ec) {
+    co_return fail(client_errc::connect_error,
+                   fmt::format("TLS handshake with {}: {}", _physical.to_string(), ec.message()));
+  }
   co_return success();
 }
 
@@ -134,8 +164,14 @@ awaitable<void> connection::run() {
   while (true) {
     auto buffer = _decoder.prepare(4096);
     boost::system::error_code ec;
-    const std::size_t n = co_await _socket.async_read_some(asio::buffer(buffer.data(), buffer.size()),
-                                                           asio::redirect_error(asio::use_awaitable, ec));
+    std::size_t n = 0;
+    if (_tls) {
+      n = co_await _tls->async_read_some(asio::buffer(buffer.data(), buffer.size()),
+                                         asio::redirect_error(asio::use_awaitable, ec));
+    } else {
+      n = co_await _socket.async_read_some(asio::buffer(buffer.data(), buffer.size()),
+                                           asio::redirect_error(asio::use_awaitable, ec));
+    }
     if (ec) {
       close_on_shard(error(client_errc::connection_closed,
                            fmt::format("connection to {}: {}", _logical.to_string(), ec.message())));
@@ -224,14 +260,19 @@ void connection::start_write() {
   std::vector<asio::const_buffer> buffers;
   buffers.reserve(batch->size());
   for (const auto& b : *batch) buffers.emplace_back(b->data(), b->size());
-  asio::async_write(_socket, buffers, [self = shared_from_this(), batch](boost::system::error_code ec, std::size_t) {
+  auto written = [self = shared_from_this(), batch](boost::system::error_code ec, std::size_t) {
     if (ec) {
       self->close_on_shard(error(client_errc::connection_closed,
                                  fmt::format("write to {}: {}", self->_logical.to_string(), ec.message())));
       return;
     }
     self->start_write();
-  });
+  };
+  if (_tls) {
+    asio::async_write(*_tls, buffers, std::move(written));
+  } else {
+    asio::async_write(_socket, buffers, std::move(written));
+  }
 }
 
 void connection::request(std::uint64_t request_id, const proto::BaseCommand& command, response_callback done) {

@@ -19,6 +19,7 @@
 #include "client/service_url.h"
 #include "io/net.h"
 #include "io/shard.h"
+#include "tls/tls_context.h"
 #include "magnetar/config.h"
 #include "proto/pulsar_api.pb.h"
 #include "wire/frame.h"
@@ -138,6 +139,8 @@ class connection : public std::enable_shared_from_this<connection> {
 
   awaitable<void> run();
   awaitable<result<void>> connect_socket();
+  // The client side of the TLS handshake, with the config's trust and certificate.
+  awaitable<result<void>> tls_handshake();
   void handshake_done(result<void> r);
   void complete_request(std::uint64_t request_id, result<proto::BaseCommand> r);
   void start_write();  // on the shard
@@ -181,6 +184,9 @@ class connection : public std::enable_shared_from_this<connection> {
   const broker_address _logical;
   const broker_address _physical;
   asio::ip::tcp::socket _socket;
+  // With a pulsar+ssl:// address: the stream over _socket, after the handshake.
+  std::shared_ptr<tls::ssl::context> _tls_context;
+  std::unique_ptr<tls::ssl::stream<asio::ip::tcp::socket&>> _tls;
   asio::steady_timer _tick;
   wire::frame_decoder _decoder;
 

@@ -43,10 +43,16 @@ awaitable<result<lookup_result>> lookup_service::lookup(const std::string& topic
       if (r.has_error()) co_return server_failure(r.error(), r.message(), fmt::format("LOOKUP {}", topic));
       co_return fail(client_errc::lookup_error, fmt::format("LOOKUP {}: {}", topic, r.message()));
     }
-    auto address = parse_broker_url(r.brokerserviceurl());
+    // A client that reached the service over TLS goes on over TLS.
+    const auto& url = service.tls ? r.brokerserviceurltls() : r.brokerserviceurl();
+    if (url.empty()) {
+      co_return fail(client_errc::lookup_error,
+                     fmt::format("LOOKUP {}: the broker has no {} URL", topic, service.tls ? "TLS" : "plaintext"));
+    }
+    auto address = parse_broker_url(url);
     if (!address) {
-      co_return fail(client_errc::lookup_error, fmt::format("LOOKUP {} answered '{}': {}", topic, r.brokerserviceurl(),
-                                                            address.error().message()));
+      co_return fail(client_errc::lookup_error,
+                     fmt::format("LOOKUP {} answered '{}': {}", topic, url, address.error().message()));
     }
     target.logical = std::move(address).value();
     target.physical = r.proxy_through_service_url() ? service : target.logical;

@@ -8,12 +8,14 @@
 
 namespace magnetar::client_detail {
 
-std::string broker_address::to_string() const { return fmt::format("{}:{}", host, port); }
+std::string broker_address::to_string() const { return fmt::format("{}{}:{}", tls ? "ssl:" : "", host, port); }
 
 namespace {
 
-result<broker_address> parse_host_port(std::string_view text, std::string_view url) {
+result<broker_address> parse_host_port(std::string_view text, std::string_view url, bool tls) {
   broker_address a;
+  a.tls = tls;
+  if (tls) a.port = 6651;
   std::string_view host = text;
   std::string_view port;
   if (!text.empty() && text.front() == '[') {  // [ipv6]:port
@@ -46,17 +48,19 @@ result<broker_address> parse_host_port(std::string_view text, std::string_view u
 }  // namespace
 
 result<std::vector<broker_address>> parse_service_url(std::string_view url) {
-  constexpr std::string_view scheme = "pulsar://";
-  if (!url.starts_with(scheme)) {
+  constexpr std::string_view plain = "pulsar://";
+  constexpr std::string_view secure = "pulsar+ssl://";
+  const bool tls = url.starts_with(secure);
+  if (!tls && !url.starts_with(plain)) {
     return fail(client_errc::invalid_service_url,
-                fmt::format("'{}': expected pulsar://host:port (TLS is not supported yet)", url));
+                fmt::format("'{}': expected pulsar://host:port or pulsar+ssl://host:port", url));
   }
-  std::string_view rest = url.substr(scheme.size());
+  std::string_view rest = url.substr(tls ? secure.size() : plain.size());
   while (!rest.empty() && rest.back() == '/') rest.remove_suffix(1);
   std::vector<broker_address> out;
   while (true) {
     const auto comma = rest.find(',');
-    MAGNETAR_TRY(a, parse_host_port(rest.substr(0, comma), url));
+    MAGNETAR_TRY(a, parse_host_port(rest.substr(0, comma), url, tls));
     out.push_back(std::move(a));
     if (comma == std::string_view::npos) break;
     rest.remove_prefix(comma + 1);

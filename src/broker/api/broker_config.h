@@ -6,10 +6,12 @@
 
 #include "auth/authenticator.h"
 #include "broker/api/advertised_listeners.h"
+#include "tls/settings.h"
 
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +41,11 @@ struct broker_config {
   std::string internal_listener_name;
   std::uint16_t broker_service_port = 6650;                        // brokerServicePort (0: any free port)
   std::uint16_t web_service_port = 8080;                           // webServicePort (0: any free port)
+  // pulsar+ssl:// on this port too (brokerServicePortTls; 0: any free port), with the
+  // certificate, key and trust of `tls` (tlsCertificateFilePath, tlsKeyFilePath,
+  // tlsTrustCertsFilePath, tlsRequireTrustedClientCertOnConnect, tlsProtocols, tlsCiphers).
+  std::optional<std::uint16_t> broker_service_port_tls;
+  tls::server_settings tls;
   std::size_t max_message_size = 5 * 1024 * 1024;                  // maxMessageSize: the largest frame taken
   bool allow_auto_topic_creation = true;                           // allowAutoTopicCreation
   std::string allow_auto_topic_creation_type = "non-partitioned";  // allowAutoTopicCreationType

@@ -217,6 +217,35 @@ result<void> set_data_dir(broker_config& config, std::string_view value) {
   return success();
 }
 
+result<void> set_tls_port(broker_config& config, std::string_view value) {
+  if (value.empty()) {
+    config.broker_service_port_tls.reset();
+    return success();
+  }
+  auto port = parse_integer(value, 0, 65535);
+  if (!port) return bad_value(fmt::format("'{}' is not a port (0..65535; 0 picks a free one)", value));
+  config.broker_service_port_tls = static_cast<std::uint16_t>(port.value());
+  return success();
+}
+
+template <std::string tls::server_settings::*Field>
+result<void> set_tls_text(broker_config& config, std::string_view value) {
+  config.tls.*Field = std::string(value);
+  return success();
+}
+
+template <std::vector<std::string> tls::server_settings::*Field>
+result<void> set_tls_list(broker_config& config, std::string_view value) {
+  config.tls.*Field = list_of(value);
+  return success();
+}
+
+result<void> set_tls_require_client_cert(broker_config& config, std::string_view value) {
+  if (value != "true" && value != "false") return bad_value(fmt::format("'{}' is not true or false", value));
+  config.tls.require_trusted_client_cert = value == "true";
+  return success();
+}
+
 template <std::string broker_config::*Field>
 result<void> set_text(broker_config& config, std::string_view value) {
   config.*Field = std::string(value);
@@ -263,6 +292,13 @@ constexpr auto settings = std::to_array<setting>({
     {"internalListenerName", &set_host<&c::internal_listener_name>},
     {"brokerServicePort", &set_port<&c::broker_service_port>},
     {"webServicePort", &set_port<&c::web_service_port>},
+    {"brokerServicePortTls", &set_tls_port},
+    {"tlsCertificateFilePath", &set_tls_text<&tls::server_settings::certificate_file>},
+    {"tlsKeyFilePath", &set_tls_text<&tls::server_settings::key_file>},
+    {"tlsTrustCertsFilePath", &set_tls_text<&tls::server_settings::trust_certs_file>},
+    {"tlsRequireTrustedClientCertOnConnect", &set_tls_require_client_cert},
+    {"tlsProtocols", &set_tls_list<&tls::server_settings::protocols>},
+    {"tlsCiphers", &set_tls_list<&tls::server_settings::ciphers>},
     {"maxMessageSize", &set_number<&c::max_message_size, 1, java_int_max>},
     {"allowAutoTopicCreation", &set_bool<&c::allow_auto_topic_creation>},
     {"allowAutoSubscriptionCreation", &set_bool<&c::allow_auto_subscription_creation>},

@@ -76,13 +76,7 @@ constexpr auto upstream_keys = std::to_array<std::string_view>({
     // TLS
     "tlsEnabled",
     "tlsCertRefreshCheckDurationSec",
-    "tlsCertificateFilePath",
-    "tlsKeyFilePath",
-    "tlsTrustCertsFilePath",
     "tlsAllowInsecureConnection",
-    "tlsProtocols",
-    "tlsCiphers",
-    "tlsRequireTrustedClientCertOnConnect",
     "tlsProvider",
     "webServiceTlsProvider",
     "tlsEnabledWithKeyStore",
@@ -281,7 +275,6 @@ constexpr auto upstream_keys = std::to_array<std::string_view>({
     "packagesManagementLedgerRootPath",
     "functionsWorkerEnablePackageManagement",
     // broker.conf keys that standalone.conf does not carry
-    "brokerServicePortTls",
     "webServicePortTls",
     "isRunningStandalone",
     "brokerDeleteInactiveTopicsMode",

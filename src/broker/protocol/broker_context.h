@@ -38,6 +38,8 @@ class broker_context {
   virtual scalable::scalable_service& scalable() = 0;
   // What lookups answer: pulsar://<advertisedAddress>:<port>.
   virtual std::string service_url() const = 0;
+  // pulsar+ssl://<advertisedAddress>:<TLS port>; empty without brokerServicePortTls.
+  virtual std::string service_url_tls() const = 0;
   // The cluster's ownership of topics; null for a standalone, which serves them all.
   virtual topic_ownership* ownership() = 0;
   // A name for a producer that did not choose one, unique in the cluster.

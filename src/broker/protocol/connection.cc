@@ -36,11 +36,12 @@ std::string now_iso8601() {
 }  // namespace
 
 connection::connection(broker_context& broker, io::shard& shard, asio::ip::tcp::socket socket, std::uint64_t id,
-                       io::gate::pass alive)
+                       io::gate::pass alive, std::shared_ptr<tls::ssl::context> tls)
     : _alive(std::move(alive)),
       _broker(broker),
       _shard(shard),
       _socket(std::move(socket)),
+      _tls_context(std::move(tls)),
       _id(id),
       _connected_since(now_iso8601()),
       _decoder(broker.config().max_message_size + frame_padding),
@@ -51,6 +52,7 @@ connection::connection(broker_context& broker, io::shard& shard, asio::ip::tcp::
   boost::system::error_code ec;
   auto remote = _socket.remote_endpoint(ec);
   _remote_address = ec ? "unknown" : fmt::format("{}:{}", remote.address().to_string(), remote.port());
+  if (_tls_context) _tls = std::make_unique<tls::ssl::stream<asio::ip::tcp::socket&>>(_socket, *_tls_context);
 }
 
 connection::~connection() = default;
@@ -97,7 +99,31 @@ void connection::set_connected(std::string client_version, int protocol_version)
 // ---------------------------------------------------------------------------------------
 // Reading
 
+awaitable<bool> connection::tls_handshake() {
+  asio::steady_timer deadline(_shard.executor(), handshake_timeout);
+  auto done = std::make_shared<bool>(false);
+  deadline.async_wait([self = shared_from_this(), done](boost::system::error_code ec) {
+    if (!ec && !*done) self->close();  // a client that never finishes may not hold the socket
+  });
+  boost::system::error_code ec;
+  co_await _tls->async_handshake(tls::ssl::stream_base::server, asio::redirect_error(asio::use_awaitable, ec));
+  *done = true;
+  deadline.cancel();
+  if (ec) {
+    spdlog::info("connection {} ({}): TLS handshake failed: {}", _id, _remote_address, ec.message());
+    co_return false;
+  }
+  _peer_common_name = tls::peer_common_name(_tls->native_handle());
+  co_return true;
+}
+
 awaitable<void> connection::read_loop() {
+  if (_tls && !co_await tls_handshake()) {
+    close();
+    release_all();
+    _broker.connection_closed(_id);
+    co_return;
+  }
   for (;;) {
     if (_pending_publishes.load(std::memory_order_relaxed) >=
         static_cast<std::int64_t>(config().max_pending_publish_requests_per_connection)) {
@@ -106,8 +132,14 @@ awaitable<void> connection::read_loop() {
     if (is_closed()) break;
     auto room = _decoder.prepare();
     boost::system::error_code ec;
-    const auto n = co_await _socket.async_read_some(asio::buffer(room.data(), room.size()),
-                                                    asio::redirect_error(asio::use_awaitable, ec));
+    std::size_t n = 0;
+    if (_tls) {
+      n = co_await _tls->async_read_some(asio::buffer(room.data(), room.size()),
+                                         asio::redirect_error(asio::use_awaitable, ec));
+    } else {
+      n = co_await _socket.async_read_some(asio::buffer(room.data(), room.size()),
+                                           asio::redirect_error(asio::use_awaitable, ec));
+    }
     if (ec) {
       if (ec != asio::error::eof && ec != asio::error::operation_aborted) {
         spdlog::debug("connection {} ({}): read: {}", _id, _remote_address, ec.message());
@@ -223,6 +255,10 @@ void connection::send(std::vector<std::byte> frame, wire::shared_bytes tail) {
     take_over = std::exchange(_writer_idle, false);
   }
   if (!take_over) return;  // a write is under way and takes this frame too
+  if (_tls) {
+    wake_writer();  // TLS records are written on the connection's shard only
+    return;
+  }
   // Posted to this thread: it writes after the handler that queued this frame, with
   // everything else that handler queues.
   if (auto* here = io::shard::current()) {
@@ -323,7 +359,11 @@ awaitable<void> connection::write_loop() {
       if (!o.tail.empty()) buffers.emplace_back(o.tail.data(), o.tail.size());
     }
     boost::system::error_code ec;
-    co_await asio::async_write(_socket, buffers, asio::redirect_error(asio::use_awaitable, ec));
+    if (_tls) {
+      co_await asio::async_write(*_tls, buffers, asio::redirect_error(asio::use_awaitable, ec));
+    } else {
+      co_await asio::async_write(_socket, buffers, asio::redirect_error(asio::use_awaitable, ec));
+    }
     batch.clear();
     if (ec) {
       close();

@@ -15,6 +15,11 @@
 // wake-up per group was a third of the broker's context switches. What the socket
 // doesn't take at once goes to the writer coroutine on the connection's shard.
 //
+// Over TLS (brokerServicePortTls) the read loop first completes the handshake (within
+// handshake_timeout, or the connection closes), and every write goes through the
+// writer coroutine on the connection's shard: an SSL object can't be written from
+// another shard while its own reads, so TLS connections skip write_direct.
+//
 // With authentication, CONNECT's credentials name the connection's principal; expired
 // ones are refreshed through AUTH_CHALLENGE (auth_refresh_loop).
 //
@@ -34,6 +39,7 @@
 #include "io/gate.h"
 #include "io/net.h"
 #include "io/shard.h"
+#include "tls/tls_context.h"
 #include "wire/frame_decoder.h"
 #include "wire/shared_bytes.h"
 
@@ -58,8 +64,12 @@ class connection final : public client_channel, public std::enable_shared_from_t
  public:
   // `alive` is held for the object's life: the broker's stop() waits until every
   // connection is gone (its coroutines and requests use the broker to their end).
+  // `tls`: the server context of a TLS port (null: plaintext).
   connection(broker_context& broker, io::shard& shard, asio::ip::tcp::socket socket, std::uint64_t id,
-             io::gate::pass alive);
+             io::gate::pass alive, std::shared_ptr<tls::ssl::context> tls = nullptr);
+
+  // How long a TLS client has to complete its handshake.
+  static constexpr std::chrono::seconds handshake_timeout{10};
   ~connection() override;
 
   // Starts the read loop, the writer and the keep-alive on the connection's shard.
@@ -111,6 +121,9 @@ class connection final : public client_channel, public std::enable_shared_from_t
   // AUTH_RESPONSE to the broker's challenge) replaces it.
   void set_principal(auth::principal who, bool supports_auth_refresh);
   const std::optional<auth::principal>& principal() const { return _principal; }
+  // The common name of the client's verified TLS certificate (mutual TLS); nullopt
+  // without TLS or without a client certificate.
+  const std::optional<std::string>& peer_common_name() const { return _peer_common_name; }
   bool supports_auth_refresh() const { return _supports_auth_refresh; }
   // Whether the broker sent an AUTH_CHALLENGE not yet answered.
   bool challenge_outstanding() const { return _challenge_outstanding; }
@@ -123,6 +136,8 @@ class connection final : public client_channel, public std::enable_shared_from_t
   };
 
   awaitable<void> read_loop();
+  // The server side of the TLS handshake; false when it failed or timed out.
+  awaitable<bool> tls_handshake();
   awaitable<void> write_loop();
   // Writes the queue without blocking, on the calling thread; the writer coroutine takes
   // what is left. Only by whoever took the writer's role (see send()).
@@ -145,6 +160,9 @@ class connection final : public client_channel, public std::enable_shared_from_t
   broker_context& _broker;
   io::shard& _shard;
   asio::ip::tcp::socket _socket;
+  std::shared_ptr<tls::ssl::context> _tls_context;  // keeps the context the stream uses
+  std::unique_ptr<tls::ssl::stream<asio::ip::tcp::socket&>> _tls;
+  std::optional<std::string> _peer_common_name;
   const std::uint64_t _id;
   std::string _remote_address;
   std::string _connected_since;

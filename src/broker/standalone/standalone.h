@@ -31,6 +31,7 @@ class standalone {
   void stop();
 
   std::uint16_t broker_port() const;
+  std::uint16_t broker_tls_port() const;  // 0 without brokerServicePortTls
   std::uint16_t web_port() const;
   std::string service_url() const;      // pulsar://advertisedAddress:port
   std::string web_service_url() const;  // http://advertisedAddress:port

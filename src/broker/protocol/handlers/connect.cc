@@ -28,7 +28,8 @@ void connect(connection& conn, const proto::CommandConnect& command) {
   }
   if (const auto* authenticator = conn.broker().authenticator()) {
     const std::string method = command.has_auth_method_name() ? command.auth_method_name() : "none";
-    auto who = authenticator->authenticate(method, command.auth_data());
+    auto who = method == "tls" ? authenticator->authenticate_tls(conn.peer_common_name())
+                               : authenticator->authenticate(method, command.auth_data());
     if (!who) {
       // The reason goes to the log only, as upstream: a prober learns nothing from it.
       spdlog::info("connection {} ({}): authentication with method '{}' failed: {}", conn.id(), conn.remote_address(),

@@ -59,7 +59,7 @@ void answer_lookup(connection& conn, const proto::CommandLookupTopic& command, w
   auto reply = lookup_reply(command.request_id());
   auto& response = *reply.mutable_lookuptopicresponse();
   auto urls = lookup_urls_for(conn.broker().config().advertised_listeners, command.advertised_listener_name(),
-                              {.broker_url = conn.broker().service_url()});
+                              {.broker_url = conn.broker().service_url(), .broker_url_tls = conn.broker().service_url_tls()});
   if (!urls) {
     set_failed(response, urls.error());
   } else {

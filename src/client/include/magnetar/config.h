@@ -54,6 +54,14 @@ struct client_config {
   // token is replaced when the broker asks (AUTH_CHALLENGE) by reading auth_params again.
   std::string auth_plugin;
   std::string auth_params;
+  // TLS, for pulsar+ssl:// service URLs (upstream's tlsTrustCertsFilePath,
+  // tlsAllowInsecureConnection, tlsHostnameVerificationEnable, and a certificate of the
+  // client's own for mutual TLS; its CN is the role with the broker's TLS provider).
+  std::string tls_trust_certs_file_path;  // PEM CAs; empty: the system's
+  bool tls_allow_insecure_connection = false;
+  bool tls_validate_hostname = false;
+  std::string tls_certificate_file_path;
+  std::string tls_private_key_file_path;
 };
 
 enum class compression_type { none, lz4, zlib, zstd, snappy };
