@@ -18,6 +18,8 @@ void add_perf_options(CLI::App& command, perf_options& o) {
   command.add_option("--auth-plugin", o.auth_plugin, "Authentication plugin (the token plugin's class name, or token)");
   command.add_option("--auth-params", o.auth_params, "Its parameters: token:<jwt>, file:///path or {\"token\": ...}")
       ->envname("MAGNETAR_AUTH_PARAMS");
+  command.add_option("--trust-cert-file", o.trust_cert_file, "CA certificates (PEM) trusted for pulsar+ssl://");
+  command.add_flag("--tls-allow-insecure", o.tls_allow_insecure, "Accept any TLS certificate from the broker");
   command.add_option("-t,--topic", o.topic, "Topic")->capture_default_str();
   command.add_option("--subscription", o.subscription, "Subscription name")->capture_default_str();
   command.add_option("-s,--size", o.message_size, "Message size in bytes (at least 8)")

@@ -200,6 +200,8 @@ client_config client_config_of(const perf_options& options) {
   client_config config;
   config.auth_plugin = options.auth_plugin;
   config.auth_params = options.auth_params;
+  config.tls_trust_certs_file_path = options.trust_cert_file;
+  config.tls_allow_insecure_connection = options.tls_allow_insecure;
   return config;
 }
 

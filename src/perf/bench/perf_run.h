@@ -30,6 +30,10 @@ struct perf_options {
   // Credentials, as pulsar-perf's --auth-plugin/--auth-params (client_config's).
   std::string auth_plugin;
   std::string auth_params;
+  // TLS for pulsar+ssl:// service URLs, as pulsar-perf's --trust-cert-file and
+  // --tls-allow-insecure.
+  std::string trust_cert_file;
+  bool tls_allow_insecure = false;
   std::string topic = "perf";
   std::string subscription = "perf-sub";
   std::size_t message_size = 100;
