@@ -37,8 +37,19 @@ TEST(service_url, ipv6_hosts_are_bracketed) {
   EXPECT_EQ(r.value()[0].port, 7000);
 }
 
+TEST(service_url, pulsar_ssl_addresses_are_tls_with_6651_by_default) {
+  auto r = parse_service_url("pulsar+ssl://a:7000,b");
+  ASSERT_TRUE(r) << r.error();
+  ASSERT_EQ(r.value().size(), 2u);
+  EXPECT_TRUE(r.value()[0].tls);
+  EXPECT_EQ(r.value()[0].port, 7000);
+  EXPECT_EQ(r.value()[1].port, 6651);
+  EXPECT_NE(r.value()[0].to_string(), "a:7000") << "a TLS address is not the plaintext one in the pool";
+  EXPECT_FALSE(parse_service_url("pulsar://a").value()[0].tls);
+}
+
 TEST(service_url, other_schemes_are_refused) {
-  for (const char* url : {"http://localhost:8080", "pulsar+ssl://localhost:6651", "localhost:6650", ""}) {
+  for (const char* url : {"http://localhost:8080", "https://localhost:8443", "localhost:6650", ""}) {
     auto r = parse_service_url(url);
     ASSERT_FALSE(r) << url;
     EXPECT_EQ(r.error(), client_errc::invalid_service_url);
