@@ -35,8 +35,8 @@ struct admin_args {
   std::vector<std::string> clusters;    // namespaces set-clusters
   std::string service_url;              // clusters create / update: --url, --broker-url
   std::string broker_service_url;
-  std::string bundle;   // namespaces unload / split-bundle: "0x..._0x..."
-  bool unload = false;  // namespaces split-bundle
+  std::string bundle;                // namespaces unload / split-bundle: "0x..._0x..."
+  bool unload = false;               // namespaces split-bundle
   std::string role;                  // grant-permission / revoke-permission
   std::vector<std::string> actions;  // grant-permission: produce, consume, ...
   std::vector<std::string> roles;    // grant-subscription-permission
@@ -380,47 +380,47 @@ void add_actions(CLI::App* sub, admin_args& args) {
 void add_namespace_permissions(admin_command::state& s, CLI::App& group) {
   auto& a = s.args;
   // A permissions call on the namespace: `make` gives the path's suffix, method, body, output.
-  auto on_namespace = [&](std::string name, std::string description,
-                          std::function<std::tuple<std::string, std::string, std::string, output>(const admin_args&)>
-                              make) {
-    auto* sub = verb(s, group, std::move(name), std::move(description),
-                     checked([make](const http::url& url, const admin_args& args) -> result<int> {
-                       MAGNETAR_TRY(ns, namespace_name(args.target));
-                       auto [method, suffix, body, kind] = make(args);
-                       return request(url, method, "/admin/v2/namespaces/" + ns + "/permissions" + suffix, kind, body);
-                     }));
-    add_target(sub, a, "namespace", "Namespace: tenant/namespace");
-    return sub;
-  };
+  auto on_namespace =
+      [&](std::string name, std::string description,
+          std::function<std::tuple<std::string, std::string, std::string, output>(const admin_args&)> make) {
+        auto* sub =
+            verb(s, group, std::move(name), std::move(description),
+                 checked([make](const http::url& url, const admin_args& args) -> result<int> {
+                   MAGNETAR_TRY(ns, namespace_name(args.target));
+                   auto [method, suffix, body, kind] = make(args);
+                   return request(url, method, "/admin/v2/namespaces/" + ns + "/permissions" + suffix, kind, body);
+                 }));
+        add_target(sub, a, "namespace", "Namespace: tenant/namespace");
+        return sub;
+      };
   auto segment = [](const std::string& text) { return "/" + http::encode_path_segment(text); };
   on_namespace("permissions", "Show the roles granted actions on a namespace", [](const admin_args&) {
     return std::tuple{std::string("GET"), std::string(), std::string(), output::json};
   });
-  auto* grant = on_namespace("grant-permission", "Let a role produce, consume, ... on a namespace's topics",
-                             [segment](const admin_args& args) {
-                               return std::tuple{std::string("POST"), segment(args.role), json(args.actions).dump(),
-                                                 output::none};
-                             });
+  auto* grant = on_namespace(
+      "grant-permission", "Let a role produce, consume, ... on a namespace's topics",
+      [segment](const admin_args& args) {
+        return std::tuple{std::string("POST"), segment(args.role), json(args.actions).dump(), output::none};
+      });
   add_role(grant, a);
   add_actions(grant, a);
-  auto* revoke = on_namespace("revoke-permission", "Take a role's grants on a namespace away",
-                              [segment](const admin_args& args) {
-                                return std::tuple{std::string("DELETE"), segment(args.role), std::string(),
-                                                  output::none};
-                              });
-  add_role(revoke, a);
-  auto* grant_sub = on_namespace(
-      "grant-subscription-permission", "Limit a subscription to these roles", [segment](const admin_args& args) {
-        return std::tuple{std::string("POST"), "/subscription" + segment(args.subscription), json(args.roles).dump(),
-                          output::none};
+  auto* revoke =
+      on_namespace("revoke-permission", "Take a role's grants on a namespace away", [segment](const admin_args& args) {
+        return std::tuple{std::string("DELETE"), segment(args.role), std::string(), output::none};
       });
+  add_role(revoke, a);
+  auto* grant_sub = on_namespace("grant-subscription-permission", "Limit a subscription to these roles",
+                                 [segment](const admin_args& args) {
+                                   return std::tuple{std::string("POST"), "/subscription" + segment(args.subscription),
+                                                     json(args.roles).dump(), output::none};
+                                 });
   add_subscription(grant_sub, a);
   grant_sub->add_option("--roles", a.roles, "Roles, comma-separated")->delimiter(',')->required();
-  auto* revoke_sub = on_namespace("revoke-subscription-permission", "Take a role off a subscription's roles",
-                                  [segment](const admin_args& args) {
-                                    return std::tuple{std::string("DELETE"), segment(args.subscription) + segment(args.role),
-                                                      std::string(), output::none};
-                                  });
+  auto* revoke_sub = on_namespace(
+      "revoke-subscription-permission", "Take a role off a subscription's roles", [segment](const admin_args& args) {
+        return std::tuple{std::string("DELETE"), segment(args.subscription) + segment(args.role), std::string(),
+                          output::none};
+      });
   add_subscription(revoke_sub, a);
   add_role(revoke_sub, a);
 }
@@ -639,11 +639,10 @@ void add_topics(admin_command::state& s, CLI::App& admin) {
                            });
   add_role(grant, a);
   add_actions(grant, a);
-  auto* revoke = topic_verb(s, *group, "revoke-permission", "Take a role's grant on one topic away",
-                            [](const admin_args& args) -> result<r> {
-                              return r{"DELETE", "/permissions/" + http::encode_path_segment(args.role), output::none,
-                                       ""};
-                            });
+  auto* revoke = topic_verb(
+      s, *group, "revoke-permission", "Take a role's grant on one topic away", [](const admin_args& args) -> result<r> {
+        return r{"DELETE", "/permissions/" + http::encode_path_segment(args.role), output::none, ""};
+      });
   add_role(revoke, a);
 }
 
@@ -699,8 +698,9 @@ admin_command::admin_command(CLI::App& app) : _state(std::make_unique<state>()) 
       ->envname("MAGNETAR_ADMIN_URL");
   _command->add_option("--auth-plugin", _state->auth_plugin,
                        "Authentication: org.apache.pulsar.client.impl.auth.AuthenticationToken (or token)");
-  _command->add_option("--auth-params", _state->auth_params,
-                       "The plugin's parameters: token:<jwt>, file:///path/to/token, or {\"token\": \"...\"}")
+  _command
+      ->add_option("--auth-params", _state->auth_params,
+                   "The plugin's parameters: token:<jwt>, file:///path/to/token, or {\"token\": \"...\"}")
       ->envname("MAGNETAR_AUTH_PARAMS");
   add_clusters(*_state, *_command);
   add_brokers(*_state, *_command);

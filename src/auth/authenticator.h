@@ -57,8 +57,9 @@ class authenticator {
   // provider is not configured.
   result<principal> authenticate_tls(const std::optional<std::string>& peer_common_name) const;
   // An HTTP request's Authorization header ("Bearer <token>"); nullopt when it has none.
-  result<principal> authenticate_http(std::optional<std::string_view> authorization,
-                                      std::chrono::system_clock::time_point now = std::chrono::system_clock::now()) const;
+  result<principal> authenticate_http(
+      std::optional<std::string_view> authorization,
+      std::chrono::system_clock::time_point now = std::chrono::system_clock::now()) const;
 
  private:
   authenticator(authentication_settings settings, std::optional<token_verifier> tokens, bool tls)

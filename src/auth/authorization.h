@@ -40,7 +40,7 @@ using action_set = std::set<auth_action>;
 
 // A namespace's Policies.auth_policies.
 struct auth_policies {
-  std::map<std::string, action_set> namespace_auth;                          // role -> actions
+  std::map<std::string, action_set> namespace_auth;                           // role -> actions
   std::map<std::string, std::map<std::string, action_set>> destination_auth;  // topic -> role -> actions
   std::map<std::string, std::set<std::string>> subscription_auth_roles;       // subscription -> roles
 };

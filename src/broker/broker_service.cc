@@ -49,7 +49,8 @@ result<std::unique_ptr<asio::ip::tcp::acceptor>> broker_service::listen(std::uin
   if (!ec) acceptor->set_option(asio::socket_base::reuse_address(true), ec);
   if (!ec) acceptor->bind(endpoint, ec);
   if (!ec) acceptor->listen(asio::socket_base::max_listen_connections, ec);
-  if (ec) return fail(errc::not_allowed, fmt::format("cannot listen on {}:{}: {}", _config.bind_address, port, ec.message()));
+  if (ec)
+    return fail(errc::not_allowed, fmt::format("cannot listen on {}:{}: {}", _config.bind_address, port, ec.message()));
   return acceptor;
 }
 

@@ -19,9 +19,9 @@
 #include "io/gate.h"
 #include "io/net.h"
 #include "io/shard.h"
-#include "tls/tls_context.h"
 #include "ledger/ledger_client.h"
 #include "meta/store.h"
+#include "tls/tls_context.h"
 
 #include <atomic>
 #include <cstdint>

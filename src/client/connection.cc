@@ -120,13 +120,14 @@ awaitable<result<void>> connection::tls_handshake() {
 }
 
 result<std::pair<std::string, std::string>> connection::read_credentials() const {
-  if (_config.auth_plugin.empty() && _config.auth_params.empty()) return std::pair<std::string, std::string>{"none", ""};
+  if (_config.auth_plugin.empty() && _config.auth_params.empty())
+    return std::pair<std::string, std::string>{"none", ""};
   auto credentials = auth::client_credentials::from(_config.auth_plugin, _config.auth_params);
   result<std::string> data = credentials ? credentials.value().data() : result<std::string>(fail(credentials.error()));
   if (!data) {
-    return fail(client_errc::authentication_error, fmt::format("credentials for {}: {}", _logical.to_string(),
-                                                               data.error().detail().empty() ? data.error().message()
-                                                                                             : data.error().detail()));
+    return fail(client_errc::authentication_error,
+                fmt::format("credentials for {}: {}", _logical.to_string(),
+                            data.error().detail().empty() ? data.error().message() : data.error().detail()));
   }
   return std::pair<std::string, std::string>{std::string(credentials.value().method()), std::move(data).value()};
 }

@@ -19,9 +19,9 @@
 #include "client/service_url.h"
 #include "io/net.h"
 #include "io/shard.h"
-#include "tls/tls_context.h"
 #include "magnetar/config.h"
 #include "proto/pulsar_api.pb.h"
+#include "tls/tls_context.h"
 #include "wire/frame.h"
 #include "wire/frame_decoder.h"
 

@@ -18,9 +18,7 @@ namespace {
 using key_ptr = std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)>;
 using cert_ptr = std::unique_ptr<X509, decltype(&X509_free)>;
 
-result<void> failed(std::string what) {
-  return fail(errc::bad_settings, fmt::format("{}: {}", what, last_error()));
-}
+result<void> failed(std::string what) { return fail(errc::bad_settings, fmt::format("{}: {}", what, last_error())); }
 
 key_ptr new_key() { return key_ptr(EVP_EC_gen("P-256"), &EVP_PKEY_free); }
 
@@ -43,8 +41,8 @@ result<cert_ptr> make_certificate(EVP_PKEY* key, const std::string& common_name,
   X509_gmtime_adj(X509_getm_notAfter(cert.get()), 24 * 3600);
   X509_set_pubkey(cert.get(), key);
   X509_NAME* name = X509_get_subject_name(cert.get());
-  X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_UTF8, reinterpret_cast<const unsigned char*>(common_name.c_str()),
-                             -1, -1, 0);
+  X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_UTF8, reinterpret_cast<const unsigned char*>(common_name.c_str()), -1,
+                             -1, 0);
   X509_set_issuer_name(cert.get(), issuer != nullptr ? X509_get_subject_name(issuer) : name);
   return cert;
 }

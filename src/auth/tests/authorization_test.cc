@@ -59,16 +59,16 @@ TEST(authorization_test, subscription_roles_narrow_consume) {
 
 TEST(authorization_test, lookup_needs_produce_or_consume) {
   const authorization authz({});
-  const auto policies = policies_of(
-      R"({"auth_policies": {"namespace_auth": {"w": ["produce"], "r": ["consume"], "f": ["functions"]}}})");
+  const auto policies =
+      policies_of(R"({"auth_policies": {"namespace_auth": {"w": ["produce"], "r": ["consume"], "f": ["functions"]}}})");
   EXPECT_TRUE(authz.can_lookup("w", topic, policies));
   EXPECT_TRUE(authz.can_lookup("r", topic, policies));
   EXPECT_FALSE(authz.can_lookup("f", topic, policies));
 }
 
 TEST(authorization_test, wildcards_match_prefix_and_suffix_only_when_allowed) {
-  const auto policies = policies_of(
-      R"({"auth_policies": {"namespace_auth": {"app-*": ["produce"], "*.ops": ["consume"]}}})");
+  const auto policies =
+      policies_of(R"({"auth_policies": {"namespace_auth": {"app-*": ["produce"], "*.ops": ["consume"]}}})");
   const authorization strict({});
   EXPECT_FALSE(strict.can("app-1", auth_action::produce, topic, policies));
   const authorization wild({.allow_wildcards = true});

@@ -45,9 +45,7 @@ awaitable<std::optional<http_response>> admin_access::check(const incoming_reque
   switch (who) {
     case access::anyone:
     case access::authenticated: co_return std::nullopt;
-    case access::super_user:
-      refusal = "This operation requires super-user access";
-      break;
+    case access::super_user: refusal = "This operation requires super-user access"; break;
     case access::tenant_admin:
       if (!has_names(request, {"tenant"})) co_return std::nullopt;  // the handler's 412
       allowed = co_await _rules.is_tenant_admin(role, request.param("tenant"));
@@ -57,8 +55,8 @@ awaitable<std::optional<http_response>> admin_access::check(const incoming_reque
       if (!has_names(request, {"tenant", "namespace"})) co_return std::nullopt;
       const auto name = request.param("tenant") + "/" + request.param("namespace");
       allowed = co_await _rules.may_list_topics(role, name);
-      refusal = fmt::format("Unauthorized to validateNamespaceOperation for operation [GET_TOPICS] on namespace [{}]",
-                            name);
+      refusal =
+          fmt::format("Unauthorized to validateNamespaceOperation for operation [GET_TOPICS] on namespace [{}]", name);
       break;
     }
     case access::topic_lookup:
@@ -77,9 +75,9 @@ awaitable<std::optional<http_response>> admin_access::check(const incoming_reque
     }
   }
   if (!allowed) {
-    co_return error_response(500, fmt::format("Failed to read permissions: {}", allowed.error().detail().empty()
-                                                                                  ? allowed.error().message()
-                                                                                  : allowed.error().detail()));
+    co_return error_response(
+        500, fmt::format("Failed to read permissions: {}",
+                         allowed.error().detail().empty() ? allowed.error().message() : allowed.error().detail()));
   }
   if (allowed.value()) co_return std::nullopt;
   spdlog::info("admin: {} {}: role '{}' refused: {}", request.method, request.target, *role, refusal);

@@ -93,14 +93,18 @@ void admin_api::register_routes(router& routes) {
   add("GET", "/admin/v2/namespaces/{tenant}/{namespace}", access::tenant_admin, &admin_api::get_policies);
   add("PUT", "/admin/v2/namespaces/{tenant}/{namespace}", access::tenant_admin, &admin_api::create_namespace);
   add("DELETE", "/admin/v2/namespaces/{tenant}/{namespace}", access::tenant_admin, &admin_api::delete_namespace);
-  add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/topics", access::namespace_listing, &admin_api::list_namespace_topics);
+  add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/topics", access::namespace_listing,
+      &admin_api::list_namespace_topics);
   add("PUT", "/admin/v2/namespaces/{tenant}/{namespace}/unload", access::tenant_admin, &admin_api::unload_namespace);
-  add("PUT", "/admin/v2/namespaces/{tenant}/{namespace}/{bundle}/unload", access::tenant_admin, &admin_api::unload_bundle);
-  add("PUT", "/admin/v2/namespaces/{tenant}/{namespace}/{bundle}/split", access::tenant_admin, &admin_api::split_bundle);
+  add("PUT", "/admin/v2/namespaces/{tenant}/{namespace}/{bundle}/unload", access::tenant_admin,
+      &admin_api::unload_bundle);
+  add("PUT", "/admin/v2/namespaces/{tenant}/{namespace}/{bundle}/split", access::tenant_admin,
+      &admin_api::split_bundle);
   add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/bundles", access::tenant_admin, &admin_api::namespace_bundles);
   add("GET", "/admin/v2/namespaces/{tenant}/{namespace}/retention", access::tenant_admin, &admin_api::get_retention);
   add("POST", "/admin/v2/namespaces/{tenant}/{namespace}/retention", access::tenant_admin, &admin_api::set_retention);
-  add("DELETE", "/admin/v2/namespaces/{tenant}/{namespace}/retention", access::tenant_admin, &admin_api::remove_retention);
+  add("DELETE", "/admin/v2/namespaces/{tenant}/{namespace}/retention", access::tenant_admin,
+      &admin_api::remove_retention);
   auto boolean = [](const json& v) -> result<json> {
     if (!v.is_boolean()) return fail(errc::invalid_request, "Expected true or false");
     return v;
@@ -118,7 +122,8 @@ void admin_api::register_routes(router& routes) {
   policy("/admin/v2/namespaces/{tenant}/{namespace}/maxConsumersPerTopic", {"max_consumers_per_topic"}, non_negative,
          true);
   read_policy("/admin/v2/namespaces/{tenant}/{namespace}/replication", {"replication_clusters"});
-  add("POST", "/admin/v2/namespaces/{tenant}/{namespace}/replication", access::tenant_admin, &admin_api::set_replication_clusters);
+  add("POST", "/admin/v2/namespaces/{tenant}/{namespace}/replication", access::tenant_admin,
+      &admin_api::set_replication_clusters);
   const std::string permissions = "/admin/v2/namespaces/{tenant}/{namespace}/permissions";
   add("GET", permissions, access::tenant_admin, &admin_api::namespace_permissions);
   add("POST", permissions + "/{role}", access::tenant_admin, &admin_api::grant_namespace_permission);
@@ -142,7 +147,8 @@ void admin_api::register_routes(router& routes) {
 
   const std::string topic = "/admin/v2/persistent/{tenant}/{namespace}/{topic}";
   add("GET", "/admin/v2/persistent/{tenant}/{namespace}", access::namespace_listing, &admin_api::list_topics);
-  add("GET", "/admin/v2/persistent/{tenant}/{namespace}/partitioned", access::namespace_listing, &admin_api::list_partitioned);
+  add("GET", "/admin/v2/persistent/{tenant}/{namespace}/partitioned", access::namespace_listing,
+      &admin_api::list_partitioned);
   owned("PUT", topic, access::tenant_admin, &admin_api::create_topic);
   owned("DELETE", topic, access::tenant_admin, &admin_api::delete_topic);
   add("PUT", topic + "/partitions", access::tenant_admin, &admin_api::create_partitioned);
@@ -169,7 +175,8 @@ void admin_api::register_routes(router& routes) {
   owned("GET", topic + "/subscriptions", access::topic_consume, &admin_api::list_subscriptions);
   owned("PUT", topic + "/subscription/{subscription}", access::topic_consume, &admin_api::create_subscription);
   owned("DELETE", topic + "/subscription/{subscription}", access::topic_consume, &admin_api::delete_subscription);
-  owned("POST", topic + "/subscription/{subscription}/resetcursor/{timestamp}", access::topic_consume, &admin_api::reset_cursor_to_time);
+  owned("POST", topic + "/subscription/{subscription}/resetcursor/{timestamp}", access::topic_consume,
+        &admin_api::reset_cursor_to_time);
   owned("POST", topic + "/subscription/{subscription}/resetcursor", access::topic_consume, &admin_api::reset_cursor);
   owned("POST", topic + "/subscription/{subscription}/skip/{count}", access::topic_consume, &admin_api::skip);
   owned("POST", topic + "/subscription/{subscription}/skip_all", access::topic_consume, &admin_api::skip_all);
@@ -183,7 +190,8 @@ void admin_api::register_routes(router& routes) {
   add("POST", scalable + "/{topic}/merge/{first}/{second}", access::tenant_admin, &admin_api::merge_scalable);
 
   add("GET", "/lookup/v2/topic/{domain}/{tenant}/{namespace}/{topic}", access::topic_lookup, &admin_api::lookup_topic);
-  add("GET", "/lookup/v2/destination/{domain}/{tenant}/{namespace}/{topic}", access::topic_lookup, &admin_api::lookup_topic);
+  add("GET", "/lookup/v2/destination/{domain}/{tenant}/{namespace}/{topic}", access::topic_lookup,
+      &admin_api::lookup_topic);
   add("GET", "/metrics", access::anyone, &admin_api::metrics);
 }
 

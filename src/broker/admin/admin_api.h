@@ -17,6 +17,7 @@
 // references and constants.
 #pragma once
 
+#include "auth/authorization.h"
 #include "broker/admin/http_types.h"
 #include "broker/admin/router.h"
 #include "broker/api/advertised_listeners.h"
@@ -30,6 +31,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace magnetar::broker::admin {
@@ -102,6 +104,8 @@ class admin_api {
   awaitable<http_response> topic_permissions(incoming_request request);
   awaitable<http_response> grant_topic_permission(incoming_request request);
   awaitable<http_response> revoke_topic_permission(incoming_request request);
+  // The namespace's auth_policies, or the answer that says why not (a bad name, none such).
+  awaitable<std::variant<auth::auth_policies, http_response>> read_auth_policies(const incoming_request& request);
   // Read-modify-write of the namespace's Policies; 204, or the failure.
   awaitable<http_response> update_auth_policies(const incoming_request& request,
                                                 std::function<result<void>(nlohmann::json&)> change);

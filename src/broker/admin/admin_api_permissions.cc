@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include <variant>
+
 namespace magnetar::broker::admin {
 
 using nlohmann::json;
@@ -38,14 +40,22 @@ awaitable<http_response> admin_api::update_auth_policies(const incoming_request&
   co_return no_content();
 }
 
-awaitable<http_response> admin_api::namespace_permissions(incoming_request request) {
+awaitable<std::variant<auth::auth_policies, http_response>> admin_api::read_auth_policies(
+    const incoming_request& request) {
   if (auto bad = detail::invalid_names(request)) co_return *bad;
   auto policies = co_await _resources.get_policies(detail::namespace_from(request));
   if (!policies) co_return error_to_response(policies.error());
   auto auth = auth::auth_policies_from(policies.value());
   if (!auth) co_return error_response(500, auth.error().detail());
+  co_return std::move(auth).value();
+}
+
+awaitable<http_response> admin_api::namespace_permissions(incoming_request request) {
+  auto read = co_await read_auth_policies(request);
+  if (auto* failed = std::get_if<http_response>(&read)) co_return std::move(*failed);
+  const auto& auth = std::get<auth::auth_policies>(read);
   json out = json::object();
-  for (const auto& [role, actions] : auth.value().namespace_auth) out[role] = auth::to_json(actions);
+  for (const auto& [role, actions] : auth.namespace_auth) out[role] = auth::to_json(actions);
   co_return json_response(200, dump(out));
 }
 
@@ -70,13 +80,12 @@ awaitable<http_response> admin_api::revoke_namespace_permission(incoming_request
 }
 
 awaitable<http_response> admin_api::subscription_permissions(incoming_request request) {
-  if (auto bad = detail::invalid_names(request)) co_return *bad;
-  auto policies = co_await _resources.get_policies(detail::namespace_from(request));
-  if (!policies) co_return error_to_response(policies.error());
-  auto auth = auth::auth_policies_from(policies.value());
-  if (!auth) co_return error_response(500, auth.error().detail());
+  auto read = co_await read_auth_policies(request);
+  if (auto* failed = std::get_if<http_response>(&read)) co_return std::move(*failed);
   json out = json::object();
-  for (const auto& [subscription, roles] : auth.value().subscription_auth_roles) out[subscription] = roles;
+  for (const auto& [subscription, roles] : std::get<auth::auth_policies>(read).subscription_auth_roles) {
+    out[subscription] = roles;
+  }
   co_return json_response(200, dump(out));
 }
 
@@ -113,16 +122,14 @@ awaitable<http_response> admin_api::revoke_subscription_permission(incoming_requ
 }
 
 awaitable<http_response> admin_api::topic_permissions(incoming_request request) {
-  if (auto bad = detail::invalid_names(request)) co_return *bad;
   auto topic = detail::topic_from(request);
   if (!topic) co_return error_to_response(topic.error());
-  auto policies = co_await _resources.get_policies(detail::namespace_from(request));
-  if (!policies) co_return error_to_response(policies.error());
-  auto auth = auth::auth_policies_from(policies.value());
-  if (!auth) co_return error_response(500, auth.error().detail());
+  auto read = co_await read_auth_policies(request);
+  if (auto* failed = std::get_if<http_response>(&read)) co_return std::move(*failed);
+  const auto& auth = std::get<auth::auth_policies>(read);
   // As upstream: what applies to the topic, the namespace's grants and its own together.
-  std::map<std::string, auth::action_set> merged = auth.value().namespace_auth;
-  if (auto it = auth.value().destination_auth.find(topic.value().full()); it != auth.value().destination_auth.end()) {
+  std::map<std::string, auth::action_set> merged = auth.namespace_auth;
+  if (auto it = auth.destination_auth.find(topic.value().full()); it != auth.destination_auth.end()) {
     for (const auto& [role, actions] : it->second) merged[role].insert(actions.begin(), actions.end());
   }
   json out = json::object();

@@ -39,8 +39,8 @@ struct broker_config {
   // the first) is the broker's own service URL.
   std::vector<advertised_listener> advertised_listeners;
   std::string internal_listener_name;
-  std::uint16_t broker_service_port = 6650;                        // brokerServicePort (0: any free port)
-  std::uint16_t web_service_port = 8080;                           // webServicePort (0: any free port)
+  std::uint16_t broker_service_port = 6650;  // brokerServicePort (0: any free port)
+  std::uint16_t web_service_port = 8080;     // webServicePort (0: any free port)
   // pulsar+ssl:// on this port too (brokerServicePortTls; 0: any free port), with the
   // certificate, key and trust of `tls` (tlsCertificateFilePath, tlsKeyFilePath,
   // tlsTrustCertsFilePath, tlsRequireTrustedClientCertOnConnect, tlsProtocols, tlsCiphers).

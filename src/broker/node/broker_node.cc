@@ -1,10 +1,10 @@
 #include "broker/node/broker_node.h"
 
+#include "auth/client_credentials.h"
 #include "broker/admin/admin_server.h"
 #include "broker/api/errc.h"
 #include "broker/broker_service.h"
 #include "broker/cluster/bundle_ownership.h"
-#include "auth/client_credentials.h"
 #include "broker/cluster/cluster_control.h"
 #include "broker/cluster/load_manager.h"
 #include "broker/namespace/namespace_resources.h"
@@ -103,8 +103,9 @@ result<void> broker_node::start() {
   if (!_config.broker_client_auth_plugin.empty() || !_config.broker_client_auth_params.empty()) {
     auto credentials =
         auth::client_credentials::from(_config.broker_client_auth_plugin, _config.broker_client_auth_params);
-    if (!credentials) return fail(credentials.error().code(), fmt::format("brokerClientAuthenticationParameters: {}",
-                                                                          credentials.error().detail()));
+    if (!credentials)
+      return fail(credentials.error().code(),
+                  fmt::format("brokerClientAuthenticationParameters: {}", credentials.error().detail()));
     MAGNETAR_TRY(header, credentials.value().http_authorization());
     authorization = std::move(header);
   }

@@ -90,9 +90,7 @@ void standalone::stop() {
 }
 
 std::uint16_t standalone::broker_port() const { return _parts && _parts->broker ? _parts->broker->port() : 0; }
-std::uint16_t standalone::broker_tls_port() const {
-  return _parts && _parts->broker ? _parts->broker->tls_port() : 0;
-}
+std::uint16_t standalone::broker_tls_port() const { return _parts && _parts->broker ? _parts->broker->tls_port() : 0; }
 std::uint16_t standalone::web_port() const { return _parts && _parts->admin ? _parts->admin->port() : 0; }
 std::string standalone::web_service_url() const {
   return fmt::format("http://{}:{}", _config.advertised_address, web_port());

@@ -46,8 +46,8 @@ class authorization_test : public broker_test {
                               std::string_view body = {}) {
     magnetar::http::call_options options;
     options.authorization = "Bearer " + token(role);
-    auto r = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = server->web_port()}, method,
-                                  target, body, options);
+    auto r = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = server->web_port()}, method, target,
+                                  body, options);
     EXPECT_TRUE(r) << r.error();
     return r ? std::move(r).value() : magnetar::http::reply{.status = -1};
   }
@@ -96,8 +96,9 @@ TEST_F(authorization_test, a_granted_produce_lets_the_producer_attach_but_not_su
 }
 
 TEST_F(authorization_test, a_topic_grant_applies_to_that_topic_only) {
-  ASSERT_EQ(admin("root", "POST", "/admin/v2/persistent/public/default/guarded/permissions/app", R"(["consume"])").status,
-            204);
+  ASSERT_EQ(
+      admin("root", "POST", "/admin/v2/persistent/public/default/guarded/permissions/app", R"(["consume"])").status,
+      204);
   auto app = client_as("app");
   app->send(subscribe_command(topic, "s", 1, 10));
   app->expect(proto::BaseCommand::SUCCESS);
@@ -108,9 +109,9 @@ TEST_F(authorization_test, a_topic_grant_applies_to_that_topic_only) {
 TEST_F(authorization_test, a_subscriptions_roles_limit_who_consumes_from_it) {
   grant("a", R"(["consume"])");
   grant("b", R"(["consume"])");
-  ASSERT_EQ(admin("root", "POST", "/admin/v2/namespaces/public/default/permissions/subscription/billing", R"(["a"])")
-                .status,
-            204);
+  ASSERT_EQ(
+      admin("root", "POST", "/admin/v2/namespaces/public/default/permissions/subscription/billing", R"(["a"])").status,
+      204);
   auto b = client_as("b");
   b->send(subscribe_command(topic, "billing", 1, 10));
   EXPECT_EQ(expect_error(*b).error(), proto::AuthorizationError);
@@ -184,8 +185,9 @@ TEST_F(authorization_test, a_tenant_admin_administrates_its_tenant_only) {
 TEST_F(authorization_test, topic_admin_reads_need_lookup_and_subscription_writes_consume) {
   auto stats = admin("app", "GET", "/admin/v2/persistent/public/default/guarded/stats");
   EXPECT_EQ(stats.status, 401);
-  EXPECT_EQ(reason(stats), "Unauthorized to validateTopicOperation for operation [LOOKUP] on topic "
-                           "[persistent://public/default/guarded]");
+  EXPECT_EQ(reason(stats),
+            "Unauthorized to validateTopicOperation for operation [LOOKUP] on topic "
+            "[persistent://public/default/guarded]");
   EXPECT_EQ(admin("app", "PUT", "/admin/v2/persistent/public/default/guarded/subscription/s").status, 401);
   grant("app", R"(["consume"])");
   EXPECT_EQ(admin("app", "PUT", "/admin/v2/persistent/public/default/guarded").status, 401) << "creating: tenant admin";
@@ -216,8 +218,8 @@ TEST_F(authorization_test, permissions_are_granted_listed_and_revoked_over_rest)
 }
 
 TEST_F(authorization_test, metrics_stay_open) {
-  auto r = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = server->web_port()}, "GET",
-                                "/metrics", {});
+  auto r =
+      magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = server->web_port()}, "GET", "/metrics", {});
   ASSERT_TRUE(r) << r.error();
   EXPECT_EQ(r.value().status, 200);
 }

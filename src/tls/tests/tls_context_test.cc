@@ -57,8 +57,10 @@ class tls_context_test : public ::testing::Test {
     boost::system::error_code ec;
     stream.handshake(ssl::stream_base::client, ec);
     out.client_ok = !ec;
-    if (ec) stream.next_layer().close();  // the server's handshake then fails too
-    else stream.shutdown(ec);
+    if (ec)
+      stream.next_layer().close();  // the server's handshake then fails too
+    else
+      stream.shutdown(ec);
     server_side.join();
     return out;
   }

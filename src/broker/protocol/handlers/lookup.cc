@@ -58,8 +58,9 @@ void answer_lookup(connection& conn, const proto::CommandLookupTopic& command, w
   }
   auto reply = lookup_reply(command.request_id());
   auto& response = *reply.mutable_lookuptopicresponse();
-  auto urls = lookup_urls_for(conn.broker().config().advertised_listeners, command.advertised_listener_name(),
-                              {.broker_url = conn.broker().service_url(), .broker_url_tls = conn.broker().service_url_tls()});
+  auto urls =
+      lookup_urls_for(conn.broker().config().advertised_listeners, command.advertised_listener_name(),
+                      {.broker_url = conn.broker().service_url(), .broker_url_tls = conn.broker().service_url_tls()});
   if (!urls) {
     set_failed(response, urls.error());
   } else {
@@ -137,8 +138,8 @@ void get_topics_of_namespace(connection& conn, const proto::CommandGetTopicsOfNa
   start_request(conn, [command](std::shared_ptr<connection> self) -> awaitable<void> {
     // Upstream's modes: persistent topics (the default), the non-persistent ones active
     // here, or both.
-    if (auto allowed = co_await authorize_listing(*self, command.namespace_(),
-                                                  "Client is not authorized to GetTopicsOfNamespace");
+    if (auto allowed =
+            co_await authorize_listing(*self, command.namespace_(), "Client is not authorized to GetTopicsOfNamespace");
         !allowed) {
       self->send(error_frame(command.request_id(), allowed.error()));
       co_return;

@@ -37,15 +37,16 @@ void checked(connection& conn, Check check, Refusal refusal, Then then) {
     then(conn);
     return;
   }
-  start_request(conn, [check = std::move(check), refusal = std::move(refusal),
-                       then = std::move(then)](std::shared_ptr<connection> self) mutable -> awaitable<void> {
-    auto allowed = co_await check(*self);
-    if (!allowed) {
-      self->send(wire::encode_command(refusal(allowed.error())));
-      co_return;
-    }
-    then(*self);
-  });
+  start_request(conn,
+                [check = std::move(check), refusal = std::move(refusal),
+                 then = std::move(then)](std::shared_ptr<connection> self) mutable -> awaitable<void> {
+                  auto allowed = co_await check(*self);
+                  if (!allowed) {
+                    self->send(wire::encode_command(refusal(allowed.error())));
+                    co_return;
+                  }
+                  then(*self);
+                });
 }
 
 }  // namespace
