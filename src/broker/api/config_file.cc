@@ -92,13 +92,18 @@ result<void> set_port(broker_config& config, std::string_view value) {
 
 // Pulsar's Boolean.parseBoolean takes anything but "true" as false; a typo such as
 // "ture" would then silently turn a feature off, so anything else is refused here.
-template <auto Member>
-result<void> set_bool(broker_config& config, std::string_view value) {
+result<bool> parse_bool(std::string_view value) {
   const std::string word = lower(value);
   if (word != "true" && word != "false") {
     return bad_value(fmt::format("'{}' is not a boolean (true or false)", value));
   }
-  config.*Member = word == "true";
+  return word == "true";
+}
+
+template <auto Member>
+result<void> set_bool(broker_config& config, std::string_view value) {
+  MAGNETAR_TRY(flag, parse_bool(value));
+  config.*Member = flag;
   return success();
 }
 
@@ -241,8 +246,8 @@ result<void> set_tls_list(broker_config& config, std::string_view value) {
 }
 
 result<void> set_tls_require_client_cert(broker_config& config, std::string_view value) {
-  if (value != "true" && value != "false") return bad_value(fmt::format("'{}' is not true or false", value));
-  config.tls.require_trusted_client_cert = value == "true";
+  MAGNETAR_TRY(flag, parse_bool(value));
+  config.tls.require_trusted_client_cert = flag;
   return success();
 }
 
