@@ -25,6 +25,9 @@ initialize_command::initialize_command(CLI::App& app) {
   _command->add_option("--web-service-url", _web_service_url, "http://host:port of the cluster's brokers")->required();
   _command->add_option("--broker-service-url", _broker_service_url, "pulsar://host:port of the cluster's brokers")
       ->required();
+  _command->add_option("--web-service-url-tls", _web_service_url_tls, "https://host:port of the cluster's brokers");
+  _command->add_option("--broker-service-url-tls", _broker_service_url_tls,
+                       "pulsar+ssl://host:port of the cluster's brokers");
 }
 
 int initialize_command::run() const {
@@ -52,8 +55,11 @@ int initialize_command::run() const {
       MAGNETAR_CO_TRY(co_await shared->start());
     }
     // A named argument: GCC 12 destroys a braced temporary in a co_await expression twice.
-    broker::cluster_metadata metadata{
-        .cluster = _cluster, .web_service_url = _web_service_url, .broker_service_url = _broker_service_url};
+    broker::cluster_metadata metadata{.cluster = _cluster,
+                                      .web_service_url = _web_service_url,
+                                      .broker_service_url = _broker_service_url,
+                                      .web_service_url_tls = _web_service_url_tls,
+                                      .broker_service_url_tls = _broker_service_url_tls};
     auto written = co_await broker::initialize_cluster_metadata(*store.value(), configuration, std::move(metadata));
     if (shared) co_await shared->stop();
     co_await store.value()->stop();

@@ -29,6 +29,8 @@ class initialize_command {
   std::optional<std::string> _configuration_store;
   std::string _web_service_url;
   std::string _broker_service_url;
+  std::string _web_service_url_tls;     // optional, as upstream's --web-service-url-tls
+  std::string _broker_service_url_tls;  // optional, as upstream's --broker-service-url-tls
 };
 
 }  // namespace magnetar::app

@@ -27,6 +27,7 @@ std::string broker_service::service_url() const {
       internal != nullptr && !internal->broker_url.empty()) {
     return internal->broker_url;
   }
+  if (!_acceptor) return {};
   return fmt::format("pulsar://{}:{}", _config.advertised_address, _port);
 }
 
@@ -76,20 +77,27 @@ result<void> broker_service::start() {
                                      .allow_wildcards = _config.authorization_allow_wildcards},
         _deps.resources);
   }
-  std::shared_ptr<tls::ssl::context> tls_context;
+  if (!_config.broker_service_port && !_config.broker_service_port_tls) {
+    return fail(errc::invalid_request, "brokerServicePort and brokerServicePortTls are both off");
+  }
   if (_config.broker_service_port_tls) {
-    auto made = tls::make_server_context(_config.tls);
-    if (!made) return fail(errc::invalid_request, fmt::format("brokerServicePortTls: {}", made.error().detail()));
-    tls_context = std::move(made).value();
+    auto source = tls::server_context_source::create(_config.tls, _config.tls_cert_refresh_check);
+    if (!source) return fail(errc::invalid_request, fmt::format("brokerServicePortTls: {}", source.error().detail()));
+    _tls_contexts = std::move(source).value();
     MAGNETAR_TRY(acceptor, listen(*_config.broker_service_port_tls));
     _tls_acceptor = std::move(acceptor);
     _tls_port = _tls_acceptor->local_endpoint().port();
   }
-  MAGNETAR_TRY(acceptor, listen(_config.broker_service_port));
-  _acceptor = std::move(acceptor);
-  _port = _acceptor->local_endpoint().port();
+  if (_config.broker_service_port) {
+    MAGNETAR_TRY(acceptor, listen(*_config.broker_service_port));
+    _acceptor = std::move(acceptor);
+    _port = _acceptor->local_endpoint().port();
+  }
+  // What the scalable topics' layouts name as their controller: the plaintext URL, or
+  // the TLS one on a TLS-only broker.
+  const auto own_url = _acceptor ? service_url() : service_url_tls();
   _scalable = std::make_unique<scalable::scalable_service>(
-      scalable::scalable_service_deps{_deps.store, _topics, _deps.clock, first, service_url(), service_url(),
+      scalable::scalable_service_deps{_deps.store, _topics, _deps.clock, first, own_url, own_url,
                                       [this](std::string namespace_name) -> awaitable<result<bool>> {
                                         if (!_config.allow_auto_topic_creation) co_return false;
                                         co_return co_await _deps.resources.namespace_exists(namespace_name);
@@ -97,8 +105,9 @@ result<void> broker_service::start() {
       scalable::coordinator_settings{_config.scalable_topic_consumer_session_grace_period,
                                      _config.scalable_topic_drain_check_initial,
                                      _config.scalable_topic_drain_check_max});
-  _replication_clients = std::make_unique<replication_clients>(_deps.resources, _config.broker_client_auth_plugin,
-                                                               _config.broker_client_auth_params);
+  _replication_clients = std::make_unique<replication_clients>(
+      _deps.resources, _config.broker_client_auth_plugin, _config.broker_client_auth_params,
+      _config.broker_client_tls_enabled ? std::optional(_config.broker_client_tls) : std::nullopt);
   _topics.attach(topic_registry_links{
       .scalable = _scalable.get(),
       .segment_drained = [this](const wire::topic_name& segment,
@@ -120,17 +129,19 @@ result<void> broker_service::start() {
   MAGNETAR_TRY(io::block_on(first, _scalable->start()));
   MAGNETAR_TRY(pass, _accepting.enter());
   auto held = std::make_shared<io::gate::pass>(std::move(pass));
-  io::spawn(first.executor(), [this, held]() { return accept_loop(*_acceptor, nullptr, held); });
-  spdlog::info("broker serving the Pulsar protocol on {}:{} ({})", _config.bind_address, _port, service_url());
+  if (_acceptor) {
+    io::spawn(first.executor(), [this, held]() { return accept_loop(*_acceptor, nullptr, held); });
+    spdlog::info("broker serving the Pulsar protocol on {}:{} ({})", _config.bind_address, _port, service_url());
+  }
   if (_tls_acceptor) {
-    io::spawn(first.executor(), [this, held, tls_context]() { return accept_loop(*_tls_acceptor, tls_context, held); });
+    io::spawn(first.executor(), [this, held]() { return accept_loop(*_tls_acceptor, _tls_contexts.get(), held); });
     spdlog::info("broker serving the Pulsar protocol over TLS on {}:{} ({})", _config.bind_address, _tls_port,
                  service_url_tls());
   }
   return success();
 }
 
-awaitable<void> broker_service::accept_loop(asio::ip::tcp::acceptor& acceptor, std::shared_ptr<tls::ssl::context> tls,
+awaitable<void> broker_service::accept_loop(asio::ip::tcp::acceptor& acceptor, tls::server_context_source* tls,
                                             std::shared_ptr<io::gate::pass> /*held*/) {
   unsigned next_shard = 0;
   for (;;) {
@@ -145,8 +156,9 @@ awaitable<void> broker_service::accept_loop(asio::ip::tcp::acceptor& acceptor, s
     auto alive = _connection_objects.enter();
     if (!alive) co_return;  // stopping: the socket closes as it goes
     socket.set_option(asio::ip::tcp::no_delay(true), ec);
+    // The TLS context is taken per connection: a renewed certificate reaches new ones.
     auto conn = std::make_shared<connection>(*this, target, std::move(socket), _next_connection_id.fetch_add(1),
-                                             std::move(alive).value(), tls);
+                                             std::move(alive).value(), tls ? tls->current() : nullptr);
     connection_opened(conn);
     asio::post(target.executor(), [conn] { conn->start(); });
   }
@@ -165,7 +177,7 @@ void broker_service::connection_closed(std::uint64_t id) {
 }
 
 void broker_service::stop() {
-  if (_acceptor) io::block_on(_deps.shards[0], stop_accepting());
+  if (_acceptor || _tls_acceptor) io::block_on(_deps.shards[0], stop_accepting());
   std::vector<std::shared_ptr<connection>> open;
   {
     std::lock_guard lock(_connections_mutex);
@@ -189,7 +201,7 @@ void broker_service::stop() {
 
 awaitable<void> broker_service::stop_accepting() {
   boost::system::error_code ignored;
-  _acceptor->close(ignored);
+  if (_acceptor) _acceptor->close(ignored);
   if (_tls_acceptor) _tls_acceptor->close(ignored);
   co_await _accepting.close();
 }

@@ -21,7 +21,7 @@
 #include "io/shard.h"
 #include "ledger/ledger_client.h"
 #include "meta/store.h"
-#include "tls/tls_context.h"
+#include "tls/server_context_source.h"
 
 #include <atomic>
 #include <cstdint>
@@ -60,10 +60,11 @@ class broker_service final : public broker_context {
   broker_service(const broker_service&) = delete;
   broker_service& operator=(const broker_service&) = delete;
 
-  // Binds brokerServicePort on bindAddress and starts accepting.
+  // Binds brokerServicePort and brokerServicePortTls (those that are on) on bindAddress
+  // and starts accepting.
   result<void> start();
   void stop();
-  // The bound port (brokerServicePort, or the port picked for 0).
+  // The bound port (brokerServicePort, or the port picked for 0); 0 with it off.
   std::uint16_t port() const { return _port; }
   // The TLS port (brokerServicePortTls, or the one picked for 0); 0 without TLS.
   std::uint16_t tls_port() const { return _tls_port; }
@@ -86,8 +87,8 @@ class broker_service final : public broker_context {
  private:
   // Binds bindAddress:port; errc::not_allowed naming the address when it can't.
   result<std::unique_ptr<asio::ip::tcp::acceptor>> listen(std::uint16_t port);
-  // `tls`: the server context of the TLS port's connections (null: plaintext).
-  awaitable<void> accept_loop(asio::ip::tcp::acceptor& acceptor, std::shared_ptr<tls::ssl::context> tls,
+  // `tls`: the server contexts of the TLS port's connections (null: plaintext).
+  awaitable<void> accept_loop(asio::ip::tcp::acceptor& acceptor, tls::server_context_source* tls,
                               std::shared_ptr<io::gate::pass> held);
   awaitable<void> stop_accepting();
   void connection_opened(const std::shared_ptr<connection>& c);
@@ -99,6 +100,7 @@ class broker_service final : public broker_context {
   std::uint16_t _port = 0;
   std::unique_ptr<asio::ip::tcp::acceptor> _tls_acceptor;  // with brokerServicePortTls
   std::uint16_t _tls_port = 0;
+  std::shared_ptr<tls::server_context_source> _tls_contexts;
   io::gate _accepting{"broker acceptor"};
   io::gate _connection_objects{"broker connections"};  // one pass per connection object
   std::atomic<std::uint64_t> _next_connection_id{1};

@@ -1,6 +1,7 @@
 #include "http/client.h"
 
 #include "base/errc.h"
+#include "tls/tls_context.h"
 
 #include <fmt/format.h>
 
@@ -11,6 +12,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -90,6 +92,63 @@ std::optional<std::string_view> reply::header(std::string_view name) const {
 
 namespace {
 
+// The request written and the response read on a connected `stream` (a tcp_stream, or
+// an ssl_stream over one), each step run on `context` until it completes or the
+// stream's deadline closes the socket.
+template <typename Stream>
+result<reply> exchange(Stream& stream, asio::io_context& context, const url& where, std::string_view method,
+                       const std::string& full_target, std::string_view body, const call_options& options,
+                       boost::system::error_code& ec) {
+  const auto run = [&](auto&& start) {
+    bool done = false;
+    start([&](boost::system::error_code e, auto&&...) {
+      ec = e;
+      done = true;
+    });
+    context.restart();
+    while (!done && context.run_one() > 0) {
+    }
+  };
+  bhttp::request<bhttp::string_body> request;
+  request.method_string(beast::string_view(method.data(), method.size()));
+  request.target(full_target);
+  request.version(11);
+  const bool v6 = where.host.find(':') != std::string::npos;
+  request.set(bhttp::field::host, fmt::format("{}{}{}:{}", v6 ? "[" : "", where.host, v6 ? "]" : "", where.port));
+  request.set(bhttp::field::user_agent, "magnetar");
+  request.set(bhttp::field::accept, "application/json");
+  if (!options.authorization.empty()) request.set(bhttp::field::authorization, options.authorization);
+  if (!body.empty()) {
+    request.set(bhttp::field::content_type, "application/json");
+    request.body() = std::string(body);
+  }
+  request.keep_alive(false);
+  request.prepare_payload();
+  run([&](auto handler) { bhttp::async_write(stream, request, std::move(handler)); });
+  if (ec) return fail(base::errc::io_error, "send to");
+
+  beast::flat_buffer buffer;
+  bhttp::response_parser<bhttp::string_body> parser;
+  parser.body_limit(options.body_limit);
+  // The header first: Boost 1.74's parser drops its own body_limit error for a
+  // Content-Length over the limit when it parses header and body in one go (async_read
+  // does), and keeps it when it stops after the header.
+  run([&](auto handler) { bhttp::async_read_header(stream, buffer, parser, std::move(handler)); });
+  if (!ec && !parser.is_done()) {
+    run([&](auto handler) { bhttp::async_read(stream, buffer, parser, std::move(handler)); });
+  }
+  if (ec) return fail(base::errc::io_error, "read from");
+
+  auto& response = parser.get();
+  reply out{.status = static_cast<int>(response.result_int()),
+            .reason = std::string(response.reason()),
+            .body = std::move(response.body()),
+            .headers = {}};
+  for (const auto& field : response)
+    out.headers.push_back({std::string(field.name_string()), std::string(field.value())});
+  return out;
+}
+
 // One exchange, no redirects followed.
 result<reply> call_once(const url& where, std::string_view method, std::string_view target, std::string_view body,
                         const call_options& options, steady::time_point deadline) {
@@ -108,70 +167,54 @@ result<reply> call_once(const url& where, std::string_view method, std::string_v
 
   // Beast's deadline works on asynchronous operations only: each step runs on this private
   // context until it completes or the stream's timer closes the socket. The expiry stays
-  // set across steps, so it bounds connect, write and read together.
+  // set across steps, so it bounds connect, handshake, write and read together.
   asio::io_context context;
   beast::tcp_stream stream(context);
   stream.expires_at(deadline);
-  const auto run = [&](auto&& start) {
-    bool done = false;
-    start([&](boost::system::error_code e, auto&&...) {
+  bool done = false;
+  stream.async_connect(endpoints, [&](boost::system::error_code e, auto&&...) {
+    ec = e;
+    done = true;
+  });
+  while (!done && context.run_one() > 0) {
+  }
+  if (ec) return failed("connect to");
+
+  result<reply> answer = fail(base::errc::io_error, "");
+  if (!where.tls) {
+    answer = exchange(stream, context, where, method, full_target, body, options, ec);
+  } else {
+    auto tls_context = tls::make_client_context(options.tls);
+    if (!tls_context) {
+      return fail(base::errc::invalid_argument, fmt::format("cannot call {}: {}", where.to_string(),
+                                                            tls_context.error().detail()));
+    }
+    beast::ssl_stream<beast::tcp_stream&> secured(stream, *tls_context.value());
+    if (auto prepared = tls::prepare_client(secured.native_handle(), options.tls, where.host); !prepared) {
+      return fail(base::errc::invalid_argument, prepared.error().detail());
+    }
+    done = false;
+    secured.async_handshake(tls::ssl::stream_base::client, [&](boost::system::error_code e) {
       ec = e;
       done = true;
     });
     context.restart();
     while (!done && context.run_one() > 0) {
     }
-  };
-  run([&](auto handler) { stream.async_connect(endpoints, std::move(handler)); });
-  if (ec) return failed("connect to");
-
-  bhttp::request<bhttp::string_body> request;
-  request.method_string(beast::string_view(method.data(), method.size()));
-  request.target(full_target);
-  request.version(11);
-  const bool v6 = where.host.find(':') != std::string::npos;
-  request.set(bhttp::field::host, fmt::format("{}{}{}:{}", v6 ? "[" : "", where.host, v6 ? "]" : "", where.port));
-  request.set(bhttp::field::user_agent, "magnetar");
-  request.set(bhttp::field::accept, "application/json");
-  if (!options.authorization.empty()) request.set(bhttp::field::authorization, options.authorization);
-  if (!body.empty()) {
-    request.set(bhttp::field::content_type, "application/json");
-    request.body() = std::string(body);
+    if (ec) return failed("complete a TLS handshake with");
+    answer = exchange(secured, context, where, method, full_target, body, options, ec);
   }
-  request.keep_alive(false);
-  request.prepare_payload();
-  run([&](auto handler) { bhttp::async_write(stream, request, std::move(handler)); });
-  if (ec) return failed("send to");
-
-  beast::flat_buffer buffer;
-  bhttp::response_parser<bhttp::string_body> parser;
-  parser.body_limit(options.body_limit);
-  // The header first: Boost 1.74's parser drops its own body_limit error for a
-  // Content-Length over the limit when it parses header and body in one go (async_read
-  // does), and keeps it when it stops after the header.
-  run([&](auto handler) { bhttp::async_read_header(stream, buffer, parser, std::move(handler)); });
-  if (!ec && !parser.is_done()) {
-    run([&](auto handler) { bhttp::async_read(stream, buffer, parser, std::move(handler)); });
-  }
-  if (ec) return failed("read from");
-
-  auto& response = parser.get();
-  reply out{.status = static_cast<int>(response.result_int()),
-            .reason = std::string(response.reason()),
-            .body = std::move(response.body()),
-            .headers = {}};
-  for (const auto& field : response)
-    out.headers.push_back({std::string(field.name_string()), std::string(field.value())});
+  if (!answer) return failed(answer.error().detail());
   boost::system::error_code ignored;
   stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
-  return out;
+  return answer;
 }
 
 bool is_redirect(int status) { return status == 301 || status == 302 || status == 307 || status == 308; }
 
-// "http://host:port/path?q" -> the server and "/path?q"; nullopt for anything else.
+// "http[s]://host:port/path?q" -> the server and "/path?q"; nullopt for anything else.
 std::optional<std::pair<url, std::string>> split_location(std::string_view location) {
-  constexpr std::string_view scheme = "http://";
+  const std::string_view scheme = location.starts_with("https://") ? "https://" : "http://";
   if (!location.starts_with(scheme)) return std::nullopt;
   const auto path = location.find('/', scheme.size());
   auto server = url::parse(location.substr(0, path));

@@ -17,6 +17,7 @@
 
 #include "base/result.h"
 #include "http/url.h"
+#include "tls/settings.h"
 
 #include <chrono>
 #include <cstdint>
@@ -51,12 +52,14 @@ struct call_options {
   std::string server_name;
   // A larger body fails the call (io_error) rather than growing the caller's memory.
   std::uint64_t body_limit = 64 * 1024 * 1024;
-  // Redirects (301, 302, 307, 308 with an http:// Location) followed, each with the
+  // Redirects (301, 302, 307, 308 with an http[s]:// Location) followed, each with the
   // same method and body, as pulsar-admin follows a broker's 307 to a topic's owner; the
   // last reply is returned when more come. The deadline covers them all.
   int max_redirects = 0;
   // The Authorization header's value ("Bearer <token>"); empty: none.
   std::string authorization;
+  // For https:// URLs: the trust, hostname verification and client certificate.
+  tls::client_settings tls;
 };
 
 // Sends `method` (any token: "GET", "PUT", ...) for `where.prefix + target`.
@@ -64,7 +67,7 @@ struct call_options {
 // deadline, io_error otherwise, the detail naming the stage, the URL and the request
 // ("cannot connect to http://127.0.0.1:1: Connection refused (GET /x)"). An HTTP error
 // status is a reply, not an error.
-// A redirect to a Location that isn't an absolute http:// URL is returned as it is.
+// A redirect to a Location that isn't an absolute http[s]:// URL is returned as it is.
 result<reply> call(const url& where, std::string_view method, std::string_view target, std::string_view body = {},
                    const call_options& options = {});
 

@@ -19,6 +19,7 @@ struct incoming_request {
   std::optional<std::string> authorization;  // the Authorization header, when sent
   // Who sent it, once the server's owner authenticated it (a role); nullopt: nobody.
   std::optional<std::string> principal;
+  bool secure = false;  // came in over TLS (an https:// server)
   // Filled by the router: the path's {params} (percent-decoded) and the query.
   std::map<std::string, std::string> params;
   std::map<std::string, std::string> query;

@@ -7,6 +7,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
 
 #include <map>
 
@@ -14,6 +15,7 @@ namespace magnetar::http {
 
 namespace beast = boost::beast;
 namespace http = boost::beast::http;
+namespace ssl = boost::asio::ssl;
 using tcp = asio::ip::tcp;
 using boost::system::error_code;
 
@@ -89,19 +91,17 @@ awaitable<http_response> run_handler(const state_ptr& st, incoming_request reque
   }
 }
 
-// The pass moves into a local first: locals end before parameters, so the gate is left
-// before `st` (perhaps the last owner of the gate) is released.
-awaitable<void> serve(state_ptr st, tcp::socket socket, io::gate::pass pass) {
-  [[maybe_unused]] auto held = std::move(pass);
-  beast::tcp_stream stream(std::move(socket));
-  const auto id = st->next_connection++;
-  st->connections[id] = {&stream, false};
+// Requests on one connection until it ends, fails, or the server stops. `Stream` is a
+// beast::tcp_stream or an ssl_stream over one (its lowest layer carries the timeouts).
+template <typename Stream>
+awaitable<void> serve_requests(const state_ptr& st, Stream& stream, std::uint64_t id) {
+  auto& tcp_layer = beast::get_lowest_layer(stream);
   beast::flat_buffer buffer;
   while (!st->stopping) {
     http::request_parser<http::string_body> parser;
     parser.body_limit(st->opts.max_body_bytes);
     parser.header_limit(static_cast<std::uint32_t>(st->opts.max_header_bytes));
-    stream.expires_after(st->opts.idle_timeout);
+    tcp_layer.expires_after(st->opts.idle_timeout);
     error_code ec;
     co_await http::async_read_header(stream, buffer, parser, as_tuple_ec(ec));
     if (!ec && parser.get()[http::field::expect] == "100-continue") {
@@ -122,20 +122,46 @@ awaitable<void> serve(state_ptr st, tcp::socket socket, io::gate::pass pass) {
                              .target = std::string(incoming.target()),
                              .body = std::move(incoming.body()),
                              .content_type = std::string(incoming[http::field::content_type])};
+    request.secure = st->opts.tls != nullptr;
     if (const auto found = incoming.find(http::field::authorization); found != incoming.end()) {
       request.authorization = std::string(found->value());
     }
     const unsigned version = incoming.version();
     bool keep_alive = incoming.keep_alive();
-    stream.expires_never();
+    tcp_layer.expires_never();
     st->connections[id].busy = true;
     auto response = co_await run_handler(st, std::move(request));
     st->connections[id].busy = false;
     keep_alive = keep_alive && !st->stopping;
     auto out = to_beast(response, version, keep_alive, st->opts.server_name);
-    stream.expires_after(st->opts.idle_timeout);
+    tcp_layer.expires_after(st->opts.idle_timeout);
     co_await http::async_write(stream, out, as_tuple_ec(ec));
     if (ec || !keep_alive) break;
+  }
+}
+
+// The pass moves into a local first: locals end before parameters, so the gate is left
+// before `st` (perhaps the last owner of the gate) is released.
+awaitable<void> serve(state_ptr st, tcp::socket socket, io::gate::pass pass) {
+  [[maybe_unused]] auto held = std::move(pass);
+  beast::tcp_stream stream(std::move(socket));
+  const auto id = st->next_connection++;
+  st->connections[id] = {&stream, false};
+  if (!st->opts.tls) {
+    co_await serve_requests(st, stream, id);
+  } else {
+    // The context is taken per connection: a renewed certificate reaches new ones.
+    const auto context = st->opts.tls->current();
+    beast::ssl_stream<beast::tcp_stream&> secured(stream, *context);
+    stream.expires_after(st->opts.handshake_timeout);
+    error_code ec;
+    co_await secured.async_handshake(ssl::stream_base::server, as_tuple_ec(ec));
+    if (!ec) {
+      co_await serve_requests(st, secured, id);
+      // A close_notify, bounded: a peer that doesn't answer it is cut below anyway.
+      stream.expires_after(std::chrono::seconds(1));
+      co_await secured.async_shutdown(as_tuple_ec(ec));
+    }
   }
   error_code ignored;
   stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
@@ -203,7 +229,7 @@ result<void> http_server::start() {
   auto pass = _state->gate.enter();
   MAGNETAR_ASSERT(pass.has_value(), "gate closed before start");
   asio::co_spawn(_state->executor, accept_loop(_state, std::move(pass).value()), asio::detached);
-  spdlog::info("admin: HTTP server listening on {}:{}", _options.address, _port);
+  spdlog::info("admin: HTTP{} server listening on {}:{}", _options.tls ? "S" : "", _options.address, _port);
   return success();
 }
 

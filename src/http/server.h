@@ -1,7 +1,9 @@
 // http_server: a small HTTP/1.1 server on Boost.Beast for the broker's admin REST
 // API and /metrics, and the bookie's /metrics and health endpoints.
 //
-// It listens on one address and port (0: an ephemeral port, see port()), reads each
+// It listens on one address and port (0: an ephemeral port, see port()), over plain
+// TCP or TLS (options::tls: a client that hasn't finished its handshake within the
+// handshake timeout is dropped, as is one that sends no request), reads each
 // request whole (headers and body within the configured limits; a larger one gets 413),
 // hands it to one handler and writes the answer; connections are kept alive between
 // requests and dropped after an idle timeout. Every connection holds a pass of the
@@ -19,6 +21,7 @@
 #include "io/asio.h"
 #include "io/gate.h"
 #include "io/shard.h"
+#include "tls/server_context_source.h"
 
 #include <chrono>
 #include <cstddef>
@@ -38,6 +41,10 @@ class http_server {
     std::size_t max_header_bytes = 64 * 1024;
     std::chrono::seconds idle_timeout{60};  // an idle keep-alive connection is closed after it
     std::string server_name = "magnetar";
+    // HTTPS (webServicePortTls): each connection's TLS handshake with the source's current
+    // context, bounded by handshake_timeout; null: plain HTTP.
+    std::shared_ptr<tls::server_context_source> tls;
+    std::chrono::seconds handshake_timeout{10};
   };
   using request_handler = std::function<awaitable<http_response>(incoming_request)>;
 

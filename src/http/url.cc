@@ -19,12 +19,12 @@ auto bad(std::string_view what, std::string_view text, std::string_view why) {
 }  // namespace
 
 result<url> url::parse(std::string_view text, std::uint16_t default_port, std::string_view what) {
-  constexpr std::string_view scheme = "http://";
-  if (text.starts_with("https://")) return bad(what, text, "https is not supported; use http://");
-  if (!text.starts_with(scheme)) return bad(what, text, "expected http://host[:port][/path]");
-  const std::string_view rest = text.substr(scheme.size());
   url out;
-  out.port = default_port;
+  out.tls = text.starts_with("https://");
+  const std::string_view scheme = out.tls ? "https://" : "http://";
+  if (!text.starts_with(scheme)) return bad(what, text, "expected http[s]://host[:port][/path]");
+  const std::string_view rest = text.substr(scheme.size());
+  out.port = out.tls ? 443 : default_port;
   const auto slash = rest.find('/');
   const std::string_view authority = rest.substr(0, slash);
   if (slash != std::string_view::npos) {
@@ -63,7 +63,7 @@ result<url> url::parse(std::string_view text, std::uint16_t default_port, std::s
 
 std::string url::to_string() const {
   const bool v6 = host.find(':') != std::string::npos;
-  return fmt::format("http://{}{}{}:{}{}", v6 ? "[" : "", host, v6 ? "]" : "", port, prefix);
+  return fmt::format("{}://{}{}{}:{}{}", tls ? "https" : "http", v6 ? "[" : "", host, v6 ? "]" : "", port, prefix);
 }
 
 std::string encode_path_segment(std::string_view text) {

@@ -42,8 +42,8 @@ expect admin_unreachable_server_names_the_url 1 \
   admin --admin-url $closed clusters list
 MAGNETAR_ADMIN_URL=$closed expect admin_url_from_the_environment 1 "admin API at $closed" -- admin tenants list
 expect admin_url_after_the_verb 1 "admin API at $closed" -- admin topics stats my-topic --admin-url $closed
-expect admin_bad_url_is_explained 1 "bad admin URL 'https://x': https is not supported" -- \
-  admin --admin-url https://x clusters list
+expect admin_bad_url_is_explained 1 "bad admin URL 'ftp://x': expected http\[s\]://" -- \
+  admin --admin-url ftp://x clusters list
 expect admin_bad_topic_name_is_refused_before_sending 1 'invalid topic name .a/b/c/d.' -- \
   admin --admin-url $closed topics stats a/b/c/d
 expect admin_bad_namespace_is_refused 1 "invalid namespace 'public': expected tenant/namespace" -- \

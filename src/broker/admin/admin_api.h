@@ -36,10 +36,11 @@
 
 namespace magnetar::broker::admin {
 
-// Where this broker is reached, for lookups over HTTP; without a broker_url lookups
-// answer 503. The web URL is http://<advertised_address>:<the server's port>.
+// Where this broker is reached, for lookups over HTTP; without a broker URL lookups
+// answer 503. The web URLs are http[s]://<advertised_address>:<the servers' ports>.
 struct service_urls {
-  std::string broker_url;  // pulsar://
+  std::string broker_url;      // pulsar:// (empty with the plaintext port off)
+  std::string broker_url_tls;  // pulsar+ssl:// (empty without brokerServicePortTls)
   std::string advertised_address;
   std::vector<advertised_listener> listeners;
   bool allow_auto_topic_creation = true;
@@ -56,8 +57,11 @@ class admin_api {
 
   // Before the server serves.
   void set_service_urls(service_urls urls) { _urls = std::move(urls); }
-  // Once the server's port is bound (any thread).
-  void set_web_port(std::uint16_t port) { _web_port.store(port); }
+  // Once the servers' ports are bound (any thread); 0 for one that is off.
+  void set_web_ports(std::uint16_t port, std::uint16_t tls_port) {
+    _web_port.store(port);
+    _web_port_tls.store(tls_port);
+  }
 
   void register_routes(router& routes);
 
@@ -181,6 +185,11 @@ class admin_api {
   topic_admin* const _topics;
   service_urls _urls;
   std::atomic<std::uint16_t> _web_port{0};
+  std::atomic<std::uint16_t> _web_port_tls{0};
+  // This broker's own URLs from the above, "" for what is off.
+  lookup_urls own_urls() const;
+  // upstream's broker id, advertisedAddress:webServicePort (the TLS port without one).
+  std::string own_broker_id() const;
 };
 
 // Shared by the handler files.

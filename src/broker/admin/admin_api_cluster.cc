@@ -14,6 +14,12 @@ using nlohmann::json;
 
 namespace {
 
+// The broker's web URL in the scheme the request came in (the other when it has only that).
+const std::string& web_url_for(const incoming_request& request, const lookup_target& target) {
+  if (target.http_url.empty() || (request.secure && !target.http_url_tls.empty())) return target.http_url_tls;
+  return target.http_url;
+}
+
 // The path and query again, at `http_url`: where upstream's 307 sends an admin call.
 http_response moved_to(const std::string& http_url, const incoming_request& request, bool authoritative) {
   auto moved = error_response(307, fmt::format("Served by {}", http_url));
@@ -28,8 +34,9 @@ http_response moved_to(const std::string& http_url, const incoming_request& requ
 
 awaitable<http_response> admin_api::leader_broker(incoming_request) {
   if (_urls.cluster == nullptr) {
-    const auto self = fmt::format("{}:{}", _urls.advertised_address, _web_port.load());
-    co_return json_response(200, dump(json{{"brokerId", self}, {"serviceUrl", "http://" + self}}));
+    const auto own = own_urls();
+    co_return json_response(
+        200, dump(json{{"brokerId", own_broker_id()}, {"serviceUrl", own.http_url.empty() ? own.http_url_tls : own.http_url}}));
   }
   auto leader = co_await _urls.cluster->leader();
   if (!leader) co_return error_to_response(leader.error());
@@ -66,10 +73,8 @@ awaitable<http_response> admin_api::unload_bundle(incoming_request request) {
   const auto& bundle = request.param("bundle");
   auto owner = co_await _urls.cluster->bundle_owner(ns, bundle);
   if (!owner) co_return error_to_response(owner.error());
-  if (owner.value().http_url.empty()) co_return no_content();  // nobody has it loaded
-  if (owner.value().http_url != _urls.cluster->self_http_url()) {
-    co_return moved_to(owner.value().http_url, request, false);
-  }
+  if (owner.value().empty()) co_return no_content();  // nobody has it loaded
+  if (!_urls.cluster->is_self(owner.value())) co_return moved_to(web_url_for(request, owner.value()), request, false);
   auto unloaded = co_await _urls.cluster->unload_bundle(ns, bundle);
   if (!unloaded) co_return error_to_response(unloaded.error());
   co_return no_content();
@@ -84,14 +89,12 @@ awaitable<http_response> admin_api::split_bundle(incoming_request request) {
   const auto& bundle = request.param("bundle");
   auto owner = co_await _urls.cluster->bundle_owner(ns, bundle);
   if (!owner) co_return error_to_response(owner.error());
-  if (owner.value().http_url.empty()) {
+  if (owner.value().empty()) {
     co_return error_response(503, fmt::format("Bundle {}/{} is not owned by any broker: look up one of its topics "
                                               "first",
                                               ns, bundle));
   }
-  if (owner.value().http_url != _urls.cluster->self_http_url()) {
-    co_return moved_to(owner.value().http_url, request, false);
-  }
+  if (!_urls.cluster->is_self(owner.value())) co_return moved_to(web_url_for(request, owner.value()), request, false);
   auto split = co_await _urls.cluster->split_bundle(ns, bundle, request.query_flag("unload"));
   if (!split) co_return error_to_response(split.error());
   co_return no_content();
@@ -108,8 +111,8 @@ awaitable<std::optional<http_response>> admin_api::redirect_to_owner(const incom
   }
   auto target = co_await _urls.ownership->lookup(topic.value(), request.query_flag("authoritative"));
   if (!target) co_return error_to_response(target.error());
-  if (!target.value().redirect && target.value().http_url == _urls.cluster->self_http_url()) co_return std::nullopt;
-  co_return moved_to(target.value().http_url, request, target.value().redirect);
+  if (!target.value().redirect && _urls.cluster->is_self(target.value())) co_return std::nullopt;
+  co_return moved_to(web_url_for(request, target.value()), request, target.value().redirect);
 }
 
 awaitable<http_response> admin_api::cluster_partitioned_stats(const incoming_request& request,

@@ -9,9 +9,9 @@ namespace magnetar::broker::admin {
 
 namespace {
 
-http_server::options with_address(const broker_config& config, http_server::options limits) {
+http_server::options with_address(const broker_config& config, http_server::options limits, std::uint16_t port) {
   limits.address = config.bind_address;
-  limits.port = config.web_service_port;
+  limits.port = port;
   return limits;
 }
 
@@ -23,10 +23,12 @@ admin_server::admin_server(const broker_config& config, meta::store& store, topi
 
 admin_server::admin_server(const broker_config& config, meta::store& store, meta::store& configuration,
                            topic_admin* topics, io::shard& shard, http_server::options limits)
-    : _config(config), _resources(store, configuration, config.cluster_name), _api(_resources, topics) {
+    : _config(config),
+      _shard(shard),
+      _limits(std::move(limits)),
+      _resources(store, configuration, config.cluster_name),
+      _api(_resources, topics) {
   _api.register_routes(_router);
-  _server = std::make_unique<http_server>(shard, with_address(config, std::move(limits)),
-                                          [this](incoming_request request) { return serve(std::move(request)); });
 }
 
 admin_server::~admin_server() = default;
@@ -58,16 +60,35 @@ result<void> admin_server::start() {
     _router.set_guard([this](const incoming_request& request, access who) { return _access->check(request, who); });
   }
   _api.set_service_urls({.broker_url = _broker_service_url,
+                         .broker_url_tls = _broker_service_url_tls,
                          .advertised_address = _config.advertised_address,
                          .listeners = _config.advertised_listeners,
                          .allow_auto_topic_creation = _config.allow_auto_topic_creation,
                          .ownership = _ownership,
                          .cluster = _cluster});
-  MAGNETAR_TRY(_server->start());
-  _api.set_web_port(port());
+  const auto handler = [this](incoming_request request) { return serve(std::move(request)); };
+  if (_config.web_service_port) {
+    _server = std::make_unique<http_server>(_shard, with_address(_config, _limits, *_config.web_service_port), handler);
+    MAGNETAR_TRY(_server->start());
+  }
+  if (_config.web_service_port_tls) {
+    auto options = with_address(_config, _limits, *_config.web_service_port_tls);
+    auto source = tls::server_context_source::create(_config.tls, _config.tls_cert_refresh_check);
+    if (!source) return fail(errc::invalid_request, fmt::format("webServicePortTls: {}", source.error().detail()));
+    options.tls = std::move(source).value();
+    _tls_server = std::make_unique<http_server>(_shard, std::move(options), handler);
+    MAGNETAR_TRY(_tls_server->start());
+  }
+  _api.set_web_ports(port(), tls_port());
   return success();
 }
 
-awaitable<void> admin_server::stop() { co_await _server->stop(); }
+std::uint16_t admin_server::port() const { return _server ? _server->port() : 0; }
+std::uint16_t admin_server::tls_port() const { return _tls_server ? _tls_server->port() : 0; }
+
+awaitable<void> admin_server::stop() {
+  if (_server) co_await _server->stop();
+  if (_tls_server) co_await _tls_server->stop();
+}
 
 }  // namespace magnetar::broker::admin

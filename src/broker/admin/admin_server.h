@@ -8,7 +8,7 @@
 //   admin::admin_server admin(config, store, &broker.topics(), shards[0]);
 //   MAGNETAR_TRY(io::block_on(shards[0], admin.resources().ensure_defaults(
 //       "http://localhost:8080", "pulsar://localhost:6650")));   // standalone, every start
-//   admin.serve_lookups(broker.service_url());
+//   admin.serve_lookups(broker.service_url(), broker.service_url_tls());
 //   MAGNETAR_TRY(admin.start());                                  // binds bind_address:web_service_port
 //   ... admin.port() ...
 //   io::block_on(shards[0], admin.stop());
@@ -43,9 +43,10 @@ namespace magnetar::broker::admin {
 
 class admin_server {
  public:
-  // Listens on config.bind_address:config.web_service_port (0: an ephemeral port). The
-  // config, store, topics and shard must outlive the server. `limits` tunes the HTTP server
-  // (its address and port are taken from the config).
+  // Listens on config.bind_address:config.web_service_port (0: an ephemeral port), and
+  // over HTTPS on web_service_port_tls; either may be off. The config, store, topics and
+  // shard must outlive the server. `limits` tunes the HTTP servers (their addresses and
+  // ports are taken from the config).
   admin_server(const broker_config& config, meta::store& store, topic_admin* topics, io::shard& shard,
                http_server::options limits = {});
   // A cluster with a configuration store of its own (configurationMetadataStoreUrl).
@@ -55,20 +56,23 @@ class admin_server {
   admin_server(const admin_server&) = delete;
   admin_server& operator=(const admin_server&) = delete;
 
-  // Lookups over HTTP (/lookup/v2) answer this broker's URLs: `broker_service_url` and
-  // the server's own http:// URL, or an advertised listener's. Call before start();
-  // without it lookups answer 503.
+  // Lookups over HTTP (/lookup/v2) answer this broker's URLs: `broker_service_url`,
+  // `broker_service_url_tls` and the servers' own http[s]:// URLs, or an advertised
+  // listener's. Call before start(); without it lookups answer 503.
   // In a cluster, `ownership` and `cluster` answer for the topics and bundles.
-  void serve_lookups(std::string broker_service_url, topic_ownership* ownership = nullptr,
-                     cluster_admin* cluster = nullptr) {
+  void serve_lookups(std::string broker_service_url, std::string broker_service_url_tls,
+                     topic_ownership* ownership = nullptr, cluster_admin* cluster = nullptr) {
     _broker_service_url = std::move(broker_service_url);
+    _broker_service_url_tls = std::move(broker_service_url_tls);
     _ownership = ownership;
     _cluster = cluster;
   }
-  // Binds and starts serving; fails when the port is taken.
+  // Binds and starts serving (webServicePort, and webServicePortTls over TLS); fails
+  // when a port is taken or the TLS files don't make a context.
   result<void> start();
-  // The port listened on, once started.
-  std::uint16_t port() const { return _server->port(); }
+  // The ports listened on, once started; 0 for one that is off.
+  std::uint16_t port() const;
+  std::uint16_t tls_port() const;
   // Stops accepting and waits for requests in flight. Idempotent.
   awaitable<void> stop();
 
@@ -79,7 +83,10 @@ class admin_server {
   awaitable<http_response> serve(incoming_request request);
 
   const broker_config& _config;
+  io::shard& _shard;
+  const http_server::options _limits;
   std::string _broker_service_url;
+  std::string _broker_service_url_tls;
   topic_ownership* _ownership = nullptr;
   cluster_admin* _cluster = nullptr;
   namespace_resources _resources;
@@ -88,7 +95,8 @@ class admin_server {
   std::unique_ptr<auth::authenticator> _authenticator;  // made by start() with authenticationEnabled
   std::unique_ptr<access_control> _access_control;      // made by start() with authorizationEnabled
   std::unique_ptr<admin_access> _access;
-  std::unique_ptr<http_server> _server;
+  std::unique_ptr<http_server> _server;      // webServicePort
+  std::unique_ptr<http_server> _tls_server;  // webServicePortTls
 };
 
 }  // namespace magnetar::broker::admin

@@ -39,13 +39,19 @@ struct broker_config {
   // the first) is the broker's own service URL.
   std::vector<advertised_listener> advertised_listeners;
   std::string internal_listener_name;
-  std::uint16_t broker_service_port = 6650;  // brokerServicePort (0: any free port)
-  std::uint16_t web_service_port = 8080;     // webServicePort (0: any free port)
-  // pulsar+ssl:// on this port too (brokerServicePortTls; 0: any free port), with the
+  // The ports (0: any free port). An empty value in the file turns a port off (a
+  // TLS-only broker: brokerServicePort= and webServicePort=); one of each pair must stay.
+  std::optional<std::uint16_t> broker_service_port = 6650;  // brokerServicePort
+  std::optional<std::uint16_t> web_service_port = 8080;     // webServicePort
+  // pulsar+ssl:// (brokerServicePortTls) and https:// (webServicePortTls) with the
   // certificate, key and trust of `tls` (tlsCertificateFilePath, tlsKeyFilePath,
   // tlsTrustCertsFilePath, tlsRequireTrustedClientCertOnConnect, tlsProtocols, tlsCiphers).
   std::optional<std::uint16_t> broker_service_port_tls;
+  std::optional<std::uint16_t> web_service_port_tls;
   tls::server_settings tls;
+  // How often the files of `tls` are checked for a renewal that new connections then get
+  // (tlsCertRefreshCheckDurationSec; 0: at every new connection).
+  std::chrono::seconds tls_cert_refresh_check{300};
   std::size_t max_message_size = 5 * 1024 * 1024;                  // maxMessageSize: the largest frame taken
   bool allow_auto_topic_creation = true;                           // allowAutoTopicCreation
   std::string allow_auto_topic_creation_type = "non-partitioned";  // allowAutoTopicCreationType
@@ -191,6 +197,12 @@ struct broker_config {
   // authorization, the role must be one of superUserRoles.
   std::string broker_client_auth_plugin;
   std::string broker_client_auth_params;
+  // The same calls over TLS (brokerClientTlsEnabled): to peers' https:// admin URLs and
+  // remote clusters' pulsar+ssl:// URLs, trusting brokerClientTrustCertsFilePath,
+  // presenting brokerClientCertificateFilePath/brokerClientKeyFilePath when set, with
+  // tlsAllowInsecureConnection and tlsHostnameVerificationEnabled.
+  bool broker_client_tls_enabled = false;
+  tls::client_settings broker_client_tls;
 };
 
 }  // namespace magnetar::broker

@@ -29,8 +29,8 @@ struct cluster_leader {
 class cluster_admin {
  public:
   virtual ~cluster_admin() = default;
-  // This broker's web service URL (http://advertisedAddress:webServicePort).
-  virtual const std::string& self_http_url() const = 0;
+  // Whether the target is this broker.
+  virtual bool is_self(const lookup_target& target) const = 0;
   // Upstream's BundlesData: {"boundaries": [...], "numBundles": N}.
   virtual awaitable<result<nlohmann::json>> bundles(std::string namespace_name) = 0;
   // The bundle's owner; an empty broker_url when nobody owns it.

@@ -222,14 +222,16 @@ result<void> set_data_dir(broker_config& config, std::string_view value) {
   return success();
 }
 
-result<void> set_tls_port(broker_config& config, std::string_view value) {
+// A port that an empty value turns off.
+template <auto Member>
+result<void> set_optional_port(broker_config& config, std::string_view value) {
   if (value.empty()) {
-    config.broker_service_port_tls.reset();
+    (config.*Member).reset();
     return success();
   }
   auto port = parse_integer(value, 0, 65535);
-  if (!port) return bad_value(fmt::format("'{}' is not a port (0..65535; 0 picks a free one)", value));
-  config.broker_service_port_tls = static_cast<std::uint16_t>(port.value());
+  if (!port) return bad_value(fmt::format("'{}' is not a port (0..65535; 0 picks a free one, empty turns it off)", value));
+  config.*Member = static_cast<std::uint16_t>(port.value());
   return success();
 }
 
@@ -248,6 +250,19 @@ result<void> set_tls_list(broker_config& config, std::string_view value) {
 result<void> set_tls_require_client_cert(broker_config& config, std::string_view value) {
   MAGNETAR_TRY(flag, parse_bool(value));
   config.tls.require_trusted_client_cert = flag;
+  return success();
+}
+
+template <std::string tls::client_settings::*Field>
+result<void> set_client_tls_text(broker_config& config, std::string_view value) {
+  config.broker_client_tls.*Field = std::string(value);
+  return success();
+}
+
+template <bool tls::client_settings::*Field>
+result<void> set_client_tls_flag(broker_config& config, std::string_view value) {
+  MAGNETAR_TRY(flag, parse_bool(value));
+  config.broker_client_tls.*Field = flag;
   return success();
 }
 
@@ -276,6 +291,7 @@ result<void> set_metadata_service_uri(broker_config& config, std::string_view va
 struct setting {
   std::string_view key;
   result<void> (*apply)(broker_config&, std::string_view value);
+  bool empty_value_applies = false;  // an empty value means something (a port off), not "the default"
 };
 
 using c = broker_config;
@@ -295,15 +311,18 @@ constexpr auto settings = std::to_array<setting>({
     {"advertisedAddress", &set_host<&c::advertised_address>},
     {"advertisedListeners", &set_advertised_listeners},
     {"internalListenerName", &set_host<&c::internal_listener_name>},
-    {"brokerServicePort", &set_port<&c::broker_service_port>},
-    {"webServicePort", &set_port<&c::web_service_port>},
-    {"brokerServicePortTls", &set_tls_port},
+    {"brokerServicePort", &set_optional_port<&c::broker_service_port>, true},
+    {"webServicePort", &set_optional_port<&c::web_service_port>, true},
+    {"brokerServicePortTls", &set_optional_port<&c::broker_service_port_tls>, true},
+    {"webServicePortTls", &set_optional_port<&c::web_service_port_tls>, true},
     {"tlsCertificateFilePath", &set_tls_text<&tls::server_settings::certificate_file>},
     {"tlsKeyFilePath", &set_tls_text<&tls::server_settings::key_file>},
     {"tlsTrustCertsFilePath", &set_tls_text<&tls::server_settings::trust_certs_file>},
     {"tlsRequireTrustedClientCertOnConnect", &set_tls_require_client_cert},
     {"tlsProtocols", &set_tls_list<&tls::server_settings::protocols>},
     {"tlsCiphers", &set_tls_list<&tls::server_settings::ciphers>},
+    {"tlsCertRefreshCheckDurationSec",
+     &set_duration<&c::tls_cert_refresh_check, std::chrono::seconds, 0, java_int_max>},
     {"maxMessageSize", &set_number<&c::max_message_size, 1, java_int_max>},
     {"allowAutoTopicCreation", &set_bool<&c::allow_auto_topic_creation>},
     {"allowAutoSubscriptionCreation", &set_bool<&c::allow_auto_subscription_creation>},
@@ -397,6 +416,12 @@ constexpr auto settings = std::to_array<setting>({
     {"authorizationAllowWildcardsMatching", &set_bool<&c::authorization_allow_wildcards>},
     {"brokerClientAuthenticationPlugin", &set_text<&c::broker_client_auth_plugin>},
     {"brokerClientAuthenticationParameters", &set_text<&c::broker_client_auth_params>},
+    {"brokerClientTlsEnabled", &set_bool<&c::broker_client_tls_enabled>},
+    {"brokerClientTrustCertsFilePath", &set_client_tls_text<&tls::client_settings::trust_certs_file>},
+    {"brokerClientCertificateFilePath", &set_client_tls_text<&tls::client_settings::certificate_file>},
+    {"brokerClientKeyFilePath", &set_client_tls_text<&tls::client_settings::key_file>},
+    {"tlsAllowInsecureConnection", &set_client_tls_flag<&tls::client_settings::allow_insecure_connection>},
+    {"tlsHostnameVerificationEnabled", &set_client_tls_flag<&tls::client_settings::hostname_verification>},
 });
 
 const setting* find_setting(std::string_view key) {
@@ -452,7 +477,7 @@ result<setting_outcome> apply_config_setting(broker_config& config, std::string_
   key = trim(key);
   value = trim(value);
   if (const auto* s = find_setting(key)) {
-    if (value.empty()) return setting_outcome::kept_default;
+    if (value.empty() && !s->empty_value_applies) return setting_outcome::kept_default;
     if (auto applied = s->apply(config, value); !applied) {
       return fail(applied.error().code(), fmt::format("{}: {}", key, applied.error().detail()));
     }
@@ -470,6 +495,16 @@ result<void> validate_broker_config(const broker_config& config) {
       internal_listener(config.advertised_listeners, config.internal_listener_name) == nullptr) {
     return bad_value(
         fmt::format("internalListenerName '{}' is not one of advertisedListeners", config.internal_listener_name));
+  }
+  if (!config.broker_service_port && !config.broker_service_port_tls) {
+    return bad_value("brokerServicePort and brokerServicePortTls are both empty: the broker would serve no client");
+  }
+  if (!config.web_service_port && !config.web_service_port_tls) {
+    return bad_value("webServicePort and webServicePortTls are both empty: the broker would have no admin API");
+  }
+  if ((config.broker_service_port_tls || config.web_service_port_tls) &&
+      (config.tls.certificate_file.empty() || config.tls.key_file.empty())) {
+    return bad_value("a TLS port needs tlsCertificateFilePath and tlsKeyFilePath");
   }
   // BookKeeper's rule, which Pulsar checks when it creates a ledger: E >= W >= A.
   if (config.managed_ledger_default_write_quorum > config.managed_ledger_default_ensemble_size) {

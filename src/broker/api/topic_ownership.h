@@ -19,13 +19,22 @@ namespace magnetar::broker {
 // `redirect`, to ask `broker_url` again with the authoritative flag given (a broker
 // that will decide, as upstream's Redirect).
 struct lookup_target {
-  std::string broker_url;  // pulsar://host:port
+  std::string broker_url;  // pulsar://host:port ("" for a broker with the plaintext port off)
   std::string http_url;    // http://host:port
   bool redirect = false;
   bool authoritative = true;
   // That broker's advertisedListeners (their pulsar:// and pulsar+ssl:// URLs), for a
   // lookup that names one (lookup_urls_for).
   std::vector<advertised_listener> listeners;
+  std::string broker_url_tls;  // pulsar+ssl://host:port, or ""
+  std::string http_url_tls;    // https://host:port, or ""
+
+  // No broker: nobody owns the bundle.
+  bool empty() const { return broker_url.empty() && broker_url_tls.empty(); }
+  // The defaults for lookup_urls_for.
+  lookup_urls urls() const {
+    return {.broker_url = broker_url, .broker_url_tls = broker_url_tls, .http_url = http_url, .http_url_tls = http_url_tls};
+  }
 };
 
 class topic_ownership {

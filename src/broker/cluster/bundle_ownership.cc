@@ -159,7 +159,9 @@ std::string bundle_ownership::registration_path() const { return fmt::format("{}
 json bundle_ownership::registration_data() const {
   json data = _load;
   data["webServiceUrl"] = _self.http_url;
+  data["webServiceUrlTls"] = _self.http_url_tls;
   data["pulsarServiceUrl"] = _self.broker_url;
+  data["pulsarServiceUrlTls"] = _self.broker_url_tls;
   data["persistentTopicsEnabled"] = true;
   data["nonPersistentTopicsEnabled"] = true;
   data["loadReportType"] = "LocalBrokerData";
@@ -225,7 +227,7 @@ awaitable<result<lookup_target>> bundle_ownership::lookup(wire::topic_name topic
   const auto path = ownership_path(key);
 
   MAGNETAR_CO_TRY(owner, co_await owner_at(path, key));
-  if (!owner.broker_url.empty()) co_return owner;
+  if (!owner.empty()) co_return owner;
 
   MAGNETAR_CO_TRY(brokers, co_await registered_brokers());
   if (brokers.empty()) {
@@ -237,7 +239,9 @@ awaitable<result<lookup_target>> bundle_ownership::lookup(wire::topic_name topic
                           .http_url = chosen->http_url,
                           .redirect = true,
                           .authoritative = true,
-                          .listeners = chosen->listeners};
+                          .listeners = chosen->listeners,
+                          .broker_url_tls = chosen->broker_url_tls,
+                          .http_url_tls = chosen->http_url_tls};
 }
 
 awaitable<result<std::vector<bundle_range>>> bundle_ownership::bundles_of(std::string namespace_name) {
@@ -271,9 +275,11 @@ awaitable<result<lookup_target>> bundle_ownership::owner_at(const std::string& p
                       .http_url = data.value("httpUrl", ""),
                       .redirect = false,
                       .authoritative = true,
-                      .listeners = listeners_of(data)};
+                      .listeners = listeners_of(data),
+                      .broker_url_tls = data.value("nativeUrlTls", ""),
+                      .http_url_tls = data.value("httpUrlTls", "")};
   bool stale = false;
-  if (owner.broker_url == _self.broker_url) {
+  if (owner.broker_url == _self.broker_url && owner.broker_url_tls == _self.broker_url_tls) {
     std::lock_guard lock(_mutex);
     stale = !_owned.count(bundle_key);
   }
@@ -302,7 +308,7 @@ awaitable<result<lookup_target>> bundle_ownership::acquire(const std::string& pa
     if (created.error() != meta::errc::bad_version) co_return store_error(created.error());
     // Another broker was quicker: it owns the bundle.
     MAGNETAR_CO_TRY(winner, co_await owner_at(path, key));
-    if (winner.broker_url.empty()) co_return fail(errc::service_not_ready, fmt::format("{} changed hands", key));
+    if (winner.empty()) co_return fail(errc::service_not_ready, fmt::format("{} changed hands", key));
     co_return winner;
   }
   {
@@ -324,7 +330,9 @@ awaitable<result<lookup_target>> bundle_ownership::acquire(const std::string& pa
                           .http_url = _self.http_url,
                           .redirect = false,
                           .authoritative = true,
-                          .listeners = _self.listeners};
+                          .listeners = _self.listeners,
+                          .broker_url_tls = _self.broker_url_tls,
+                          .http_url_tls = _self.http_url_tls};
 }
 
 awaitable<result<void>> bundle_ownership::release(std::string namespace_name, std::optional<bundle_range> only) {
@@ -434,14 +442,17 @@ awaitable<result<std::vector<registered_broker>>> bundle_ownership::registered_b
     if (!node.value()) continue;  // left meanwhile
     const auto data = json::parse(node.value()->value, nullptr, false);
     if (!data.is_object()) continue;
-    out.push_back({id, data.value("pulsarServiceUrl", ""), data.value("webServiceUrl", ""), listeners_of(data), data});
+    out.push_back({id, data.value("pulsarServiceUrl", ""), data.value("webServiceUrl", ""), listeners_of(data), data,
+                   data.value("pulsarServiceUrlTls", ""), data.value("webServiceUrlTls", "")});
   }
   co_return out;
 }
 
 std::string bundle_ownership::owner_data(bool disabled) const {
   return json{{"nativeUrl", _self.broker_url},
+              {"nativeUrlTls", _self.broker_url_tls},
               {"httpUrl", _self.http_url},
+              {"httpUrlTls", _self.http_url_tls},
               {"disabled", disabled},
               {"advertisedListeners", listeners_json(_self.listeners)}}
       .dump();

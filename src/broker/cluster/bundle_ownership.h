@@ -4,7 +4,7 @@
 //                                        (LocalBrokerData: its service URLs)
 //   /namespace/<tenant>/<ns>/<bundle>     ephemeral, the owner of a bundle
 //                                        (NamespaceEphemeralData: nativeUrl,
-//                                        httpUrl, disabled)
+//                                        nativeUrlTls, httpUrl, httpUrlTls, disabled)
 // Both live on one session of this broker's, so a broker that dies or loses its
 // session leaves the cluster and its bundles in one go, and ZooKeeper's create is
 // the only arbiter of who owns what: two brokers can't both create a bundle's node.
@@ -54,11 +54,14 @@ class namespace_resources;
 
 namespace magnetar::broker::cluster {
 
+// A broker's URLs: those of its ports that are on ("" for one that is off).
 struct broker_identity {
   std::string id;                              // advertisedAddress:webServicePort, upstream's broker id
   std::string broker_url;                      // pulsar://advertisedAddress:brokerServicePort
   std::string http_url;                        // http://advertisedAddress:webServicePort
   std::vector<advertised_listener> listeners;  // advertisedListeners
+  std::string broker_url_tls;                  // pulsar+ssl://advertisedAddress:brokerServicePortTls
+  std::string http_url_tls;                    // https://advertisedAddress:webServicePortTls
 };
 
 struct registered_broker {
@@ -67,6 +70,8 @@ struct registered_broker {
   std::string http_url;
   std::vector<advertised_listener> listeners;
   nlohmann::json load;  // its registration node's data (see load_manager)
+  std::string broker_url_tls;
+  std::string http_url_tls;
 };
 
 // A load report's (or a bundle's lastStats entry's) message rate: msgRateIn + msgRateOut.

@@ -2,7 +2,6 @@
 
 #include "broker/api/errc.h"
 #include "broker/cluster/load_manager.h"
-#include "http/client.h"
 
 #include <fmt/format.h>
 
@@ -13,8 +12,26 @@ namespace magnetar::broker::cluster {
 using nlohmann::json;
 
 cluster_control::cluster_control(meta::store& store, bundle_ownership& ownership, io::blocking_pool& pool,
-                                 std::string authorization)
-    : _store(store), _ownership(ownership), _pool(pool), _authorization(std::move(authorization)) {}
+                                 std::string authorization, std::optional<tls::client_settings> tls)
+    : _store(store), _ownership(ownership), _pool(pool), _authorization(std::move(authorization)), _tls(std::move(tls)) {}
+
+bool cluster_control::is_self(const lookup_target& target) const {
+  const auto& self = _ownership.self();
+  return target.http_url == self.http_url && target.http_url_tls == self.http_url_tls;
+}
+
+std::string cluster_control::admin_url_of(const std::string& http_url, const std::string& http_url_tls) const {
+  if (http_url_tls.empty()) return http_url;
+  if (_tls || http_url.empty()) return http_url_tls;
+  return http_url;
+}
+
+http::call_options cluster_control::call_options(std::string server_name) const {
+  http::call_options options{.server_name = std::move(server_name)};
+  options.authorization = _authorization;
+  if (_tls) options.tls = *_tls;
+  return options;
+}
 
 awaitable<result<json>> cluster_control::bundles(std::string namespace_name) {
   MAGNETAR_CO_TRY(ranges, co_await _ownership.bundles_of(std::move(namespace_name)));
@@ -39,18 +56,15 @@ awaitable<result<lookup_target>> cluster_control::bundle_owner(std::string names
 awaitable<result<void>> cluster_control::unload_bundle(std::string namespace_name, std::string bundle) {
   MAGNETAR_CO_TRY(range, co_await bundle_of(namespace_name, bundle));
   MAGNETAR_CO_TRY(owner, co_await _ownership.owner_of(namespace_name, range));
-  if (owner.http_url.empty()) co_return success();
-  if (owner.http_url == self_http_url()) co_return co_await _ownership.release(namespace_name, range);
-  MAGNETAR_CO_TRY(where, http::url::parse(owner.http_url));
+  if (owner.empty()) co_return success();
+  if (is_self(owner)) co_return co_await _ownership.release(namespace_name, range);
+  const auto owner_url = admin_url_of(owner.http_url, owner.http_url_tls);
+  MAGNETAR_CO_TRY(where, http::url::parse(owner_url));
   const auto path = fmt::format("/admin/v2/namespaces/{}/{}/unload", namespace_name, bundle);
-  auto reply = co_await _pool.run([&] {
-    http::call_options options{.server_name = "the owner"};
-    options.authorization = _authorization;
-    return http::call(where, "PUT", path, {}, options);
-  });
+  auto reply = co_await _pool.run([&] { return http::call(where, "PUT", path, {}, call_options("the owner")); });
   if (!reply) co_return fail(errc::service_not_ready, reply.error().detail());
   if (reply.value().status != 204) {
-    co_return fail(errc::service_not_ready, fmt::format("{} answered {} to PUT {}: {}", owner.http_url,
+    co_return fail(errc::service_not_ready, fmt::format("{} answered {} to PUT {}: {}", owner_url,
                                                         reply.value().status, path, reply.value().body));
   }
   co_return success();
@@ -75,10 +89,10 @@ awaitable<result<cluster_leader>> cluster_control::leader() {
 }
 
 awaitable<result<admin_reply>> cluster_control::call_admin(std::string method, std::string target, std::string body) {
-  MAGNETAR_CO_TRY(self, http::url::parse(self_http_url()));
+  MAGNETAR_CO_TRY(self, http::url::parse(admin_url_of(_ownership.self().http_url, _ownership.self().http_url_tls)));
   auto reply = co_await _pool.run([&] {
-    http::call_options options{.server_name = "the admin API", .max_redirects = 3};
-    options.authorization = _authorization;
+    auto options = call_options("the admin API");
+    options.max_redirects = 3;
     return http::call(self, method, target, body, options);
   });
   if (!reply) co_return fail(errc::service_not_ready, reply.error().detail());

@@ -8,18 +8,23 @@
 #include "broker/api/cluster_admin.h"
 #include "broker/cluster/bundle_ownership.h"
 #include "io/blocking_pool.h"
+#include "http/client.h"
 #include "meta/store.h"
+#include "tls/settings.h"
+
+#include <optional>
 
 namespace magnetar::broker::cluster {
 
 class cluster_control final : public cluster_admin {
  public:
   // `authorization`: the Authorization header of its calls to brokers' admin APIs (this
-  // broker's own credentials, "Bearer <token>"; empty for none).
+  // broker's own credentials, "Bearer <token>"; empty for none). With `tls` those calls
+  // go to the brokers' https:// URLs (brokerClientTlsEnabled), trusting as it says.
   cluster_control(meta::store& store, bundle_ownership& ownership, io::blocking_pool& pool,
-                  std::string authorization = {});
+                  std::string authorization = {}, std::optional<tls::client_settings> tls = std::nullopt);
 
-  const std::string& self_http_url() const override { return _ownership.self().http_url; }
+  bool is_self(const lookup_target& target) const override;
   awaitable<result<nlohmann::json>> bundles(std::string namespace_name) override;
   awaitable<result<lookup_target>> bundle_owner(std::string namespace_name, std::string bundle) override;
   awaitable<result<void>> unload_bundle(std::string namespace_name, std::string bundle) override;
@@ -32,10 +37,16 @@ class cluster_control final : public cluster_admin {
   // The named bundle, checked to be one of the namespace's.
   awaitable<result<bundle_range>> bundle_of(const std::string& namespace_name, const std::string& bundle);
 
+  // The admin URL to call a broker at: https with brokerClientTlsEnabled (when it has
+  // one), else http; whichever it has when it has one only.
+  std::string admin_url_of(const std::string& http_url, const std::string& http_url_tls) const;
+  http::call_options call_options(std::string server_name) const;
+
   meta::store& _store;
   bundle_ownership& _ownership;
   io::blocking_pool& _pool;
   const std::string _authorization;
+  const std::optional<tls::client_settings> _tls;
 };
 
 }  // namespace magnetar::broker::cluster

@@ -131,7 +131,7 @@ awaitable<void> load_manager::elect() {
       _leader = false;
       co_return;
     }
-    const json data{{"brokerId", self.id}, {"serviceUrl", self.http_url}};
+    const json data{{"brokerId", self.id}, {"serviceUrl", self.http_url.empty() ? self.http_url_tls : self.http_url}};
     auto created = co_await _store.put(std::string(leader_path), data.dump(), -1, {.ephemeral = *session});
     if (created) spdlog::info("broker {} is the cluster's leader", self.id);
     _leader = created.has_value();

@@ -178,8 +178,12 @@ awaitable<result<void>> namespace_resources::create_if_missing(std::string path,
   co_return success();
 }
 
-awaitable<result<void>> namespace_resources::ensure_defaults(std::string service_url, std::string broker_service_url) {
+awaitable<result<void>> namespace_resources::ensure_defaults(std::string service_url, std::string broker_service_url,
+                                                             std::string service_url_tls,
+                                                             std::string broker_service_url_tls) {
   json cluster{{"serviceUrl", std::move(service_url)}, {"brokerServiceUrl", std::move(broker_service_url)}};
+  if (!service_url_tls.empty()) cluster["serviceUrlTls"] = std::move(service_url_tls);
+  if (!broker_service_url_tls.empty()) cluster["brokerServiceUrlTls"] = std::move(broker_service_url_tls);
   auto made_cluster = co_await create_if_missing(cluster_path(_cluster), cluster.dump());
   if (!made_cluster) co_return fail(made_cluster.error());
   tenant_info public_tenant;

@@ -91,7 +91,9 @@ class namespace_resources {
   // Creates the cluster (with these URLs), tenant `public` and namespace
   // `public/default` where missing: what a standalone does on its first start. Safe to
   // call on every start and concurrently.
-  awaitable<result<void>> ensure_defaults(std::string service_url, std::string broker_service_url);
+  // The TLS URLs (serviceUrlTls, brokerServiceUrlTls) are written when not empty.
+  awaitable<result<void>> ensure_defaults(std::string service_url, std::string broker_service_url,
+                                          std::string service_url_tls = {}, std::string broker_service_url_tls = {});
 
   // Clusters.
   awaitable<result<std::vector<std::string>>> list_clusters();

@@ -109,11 +109,18 @@ result<void> broker_node::start() {
     MAGNETAR_TRY(header, credentials.value().http_authorization());
     authorization = std::move(header);
   }
-  p.control = std::make_unique<cluster::cluster_control>(*p.store, *p.ownership, p.pool, std::move(authorization));
-  p.admin->serve_lookups(p.broker->service_url(), p.ownership.get(), p.control.get());
+  p.control = std::make_unique<cluster::cluster_control>(
+      *p.store, *p.ownership, p.pool, std::move(authorization),
+      _config.broker_client_tls_enabled ? std::optional(_config.broker_client_tls) : std::nullopt);
+  p.admin->serve_lookups(p.broker->service_url(), p.broker->service_url_tls(), p.ownership.get(), p.control.get());
   MAGNETAR_TRY(p.admin->start());
-  const cluster::broker_identity self{fmt::format("{}:{}", _config.advertised_address, web_port()),
-                                      p.broker->service_url(), web_service_url(), _config.advertised_listeners};
+  const cluster::broker_identity self{.id = fmt::format("{}:{}", _config.advertised_address,
+                                                        web_port() != 0 ? web_port() : web_tls_port()),
+                                      .broker_url = p.broker->service_url(),
+                                      .http_url = web_service_url(),
+                                      .listeners = _config.advertised_listeners,
+                                      .broker_url_tls = p.broker->service_url_tls(),
+                                      .http_url_tls = web_service_url_tls()};
   MAGNETAR_TRY(io::block_on(p.shard_set[0], p.ownership->start(self)));
   if (_config.load_balancer_enabled) {
     p.load = std::make_unique<cluster::load_manager>(
@@ -130,8 +137,8 @@ result<void> broker_node::start() {
                                .history_percentage = _config.load_balancer_history_percentage});
     p.load->start();
   }
-  spdlog::info("broker {} ready in cluster {}: {} (admin {})", self.id, _config.cluster_name, self.broker_url,
-               self.http_url);
+  spdlog::info("broker {} ready in cluster {}: {} {} (admin {} {})", self.id, _config.cluster_name, self.broker_url,
+               self.broker_url_tls, self.http_url, self.http_url_tls);
   return success();
 }
 
@@ -163,8 +170,13 @@ void broker_node::stop() {
 
 std::uint16_t broker_node::broker_port() const { return _parts && _parts->broker ? _parts->broker->port() : 0; }
 std::uint16_t broker_node::web_port() const { return _parts && _parts->admin ? _parts->admin->port() : 0; }
+std::uint16_t broker_node::broker_tls_port() const { return _parts && _parts->broker ? _parts->broker->tls_port() : 0; }
+std::uint16_t broker_node::web_tls_port() const { return _parts && _parts->admin ? _parts->admin->tls_port() : 0; }
 std::string broker_node::web_service_url() const {
-  return fmt::format("http://{}:{}", _config.advertised_address, web_port());
+  return web_port() == 0 ? "" : fmt::format("http://{}:{}", _config.advertised_address, web_port());
+}
+std::string broker_node::web_service_url_tls() const {
+  return web_tls_port() == 0 ? "" : fmt::format("https://{}:{}", _config.advertised_address, web_tls_port());
 }
 std::string broker_node::service_url() const { return _parts && _parts->broker ? _parts->broker->service_url() : ""; }
 

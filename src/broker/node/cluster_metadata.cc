@@ -26,7 +26,8 @@ awaitable<result<void>> initialize_cluster_metadata(meta::store& store, meta::st
                                  metadata.cluster, service_url, broker_service_url));
     }
   }
-  MAGNETAR_CO_TRY(co_await resources.ensure_defaults(metadata.web_service_url, metadata.broker_service_url));
+  MAGNETAR_CO_TRY(co_await resources.ensure_defaults(metadata.web_service_url, metadata.broker_service_url,
+                                                     metadata.web_service_url_tls, metadata.broker_service_url_tls));
   for (const auto* path : {"/ledgers/available", "/ledgers/available/readonly"}) {
     auto made = co_await store.put(path, "", -1);
     if (!made && made.error() != meta::errc::bad_version) {

@@ -1,6 +1,7 @@
 // initialize_cluster_metadata: what `magnetar initialize-cluster-metadata` writes (as
 // `pulsar initialize-cluster-metadata`) before a cluster's first broker starts: the
-// cluster (/admin/clusters/<name>: serviceUrl, brokerServiceUrl), the `public` tenant,
+// cluster (/admin/clusters/<name>: serviceUrl, brokerServiceUrl, and serviceUrlTls,
+// brokerServiceUrlTls when given), the `public` tenant,
 // the `public/default` namespace, and the bookies' registration nodes
 // (/ledgers/available, /ledgers/available/readonly).
 // Idempotent; unlike upstream, which ignores a difference silently, a cluster already
@@ -20,6 +21,8 @@ struct cluster_metadata {
   std::string cluster;
   std::string web_service_url;     // http://host:port
   std::string broker_service_url;  // pulsar://host:port
+  std::string web_service_url_tls;     // https://host:port, or empty
+  std::string broker_service_url_tls;  // pulsar+ssl://host:port, or empty
 };
 
 awaitable<result<void>> initialize_cluster_metadata(meta::store& store, cluster_metadata metadata);

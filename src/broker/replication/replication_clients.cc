@@ -7,8 +7,11 @@
 namespace magnetar::broker {
 
 replication_clients::replication_clients(namespace_resources& resources, std::string auth_plugin,
-                                         std::string auth_params)
-    : _resources(resources), _auth_plugin(std::move(auth_plugin)), _auth_params(std::move(auth_params)) {}
+                                         std::string auth_params, std::optional<tls::client_settings> tls)
+    : _resources(resources),
+      _auth_plugin(std::move(auth_plugin)),
+      _auth_params(std::move(auth_params)),
+      _tls(std::move(tls)) {}
 
 replication_clients::~replication_clients() { close(); }
 
@@ -21,9 +24,10 @@ awaitable<result<std::shared_ptr<client>>> replication_clients::client_for(std::
   MAGNETAR_CO_TRY(data, co_await _resources.get_cluster(cluster));
   if (!data)
     co_return fail(errc::invalid_request, fmt::format("cluster {} is not in the configuration store", cluster));
-  const auto url = data->value("brokerServiceUrl", "");
+  const char* const key = _tls ? "brokerServiceUrlTls" : "brokerServiceUrl";
+  const auto url = data->value(key, "");
   if (url.empty()) {
-    co_return fail(errc::invalid_request, fmt::format("cluster {} has no brokerServiceUrl to replicate to", cluster));
+    co_return fail(errc::invalid_request, fmt::format("cluster {} has no {} to replicate to", cluster, key));
   }
   client_config config;
   config.io_threads = 1;
@@ -35,6 +39,13 @@ awaitable<result<std::shared_ptr<client>>> replication_clients::client_for(std::
   config.max_backoff = std::chrono::seconds(5);
   config.auth_plugin = _auth_plugin;
   config.auth_params = _auth_params;
+  if (_tls) {
+    config.tls_trust_certs_file_path = _tls->trust_certs_file;
+    config.tls_allow_insecure_connection = _tls->allow_insecure_connection;
+    config.tls_validate_hostname = _tls->hostname_verification;
+    config.tls_certificate_file_path = _tls->certificate_file;
+    config.tls_private_key_file_path = _tls->key_file;
+  }
   MAGNETAR_CO_TRY(made, client::create(url, config));
   std::lock_guard lock(_mutex);
   if (_closed) co_return fail(errc::service_not_ready, "the broker is stopping");

@@ -12,11 +12,13 @@
 #include "broker/namespace/namespace_resources.h"
 #include "io/asio.h"
 #include "magnetar/client.h"
+#include "tls/settings.h"
 
 #include <chrono>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 namespace magnetar::broker {
@@ -24,8 +26,10 @@ namespace magnetar::broker {
 class replication_clients {
  public:
   // `auth_plugin`/`auth_params`: what the clients present to remote clusters
-  // (brokerClientAuthenticationPlugin/Parameters).
-  replication_clients(namespace_resources& resources, std::string auth_plugin = {}, std::string auth_params = {});
+  // (brokerClientAuthenticationPlugin/Parameters). With `tls` (brokerClientTlsEnabled)
+  // they dial the cluster's brokerServiceUrlTls, trusting as it says.
+  replication_clients(namespace_resources& resources, std::string auth_plugin = {}, std::string auth_params = {},
+                      std::optional<tls::client_settings> tls = std::nullopt);
   ~replication_clients();
   replication_clients(const replication_clients&) = delete;
   replication_clients& operator=(const replication_clients&) = delete;
@@ -39,6 +43,7 @@ class replication_clients {
   namespace_resources& _resources;
   const std::string _auth_plugin;
   const std::string _auth_params;
+  const std::optional<tls::client_settings> _tls;
   std::mutex _mutex;
   std::map<std::string, std::shared_ptr<client>> _clients;
   bool _closed = false;

@@ -63,12 +63,15 @@ result<void> standalone::start() {
       _config, broker_deps{*p.store, *p.resources, p.ledgers->client(), base::system_clock(), p.shard_set});
   MAGNETAR_TRY(p.broker->start());
   p.admin = std::make_unique<admin::admin_server>(_config, *p.store, &p.broker->topics(), p.shard_set[0]);
-  p.admin->serve_lookups(p.broker->service_url());
+  p.admin->serve_lookups(p.broker->service_url(), p.broker->service_url_tls());
   MAGNETAR_TRY(p.admin->start());
   // The cluster, tenant `public` and namespace `public/default`, as a Pulsar standalone
   // has them from its first start.
-  MAGNETAR_TRY(io::block_on(p.shard_set[0], p.resources->ensure_defaults(web_service_url(), p.broker->service_url())));
-  spdlog::info("standalone ready: {} (admin {})", p.broker->service_url(), web_service_url());
+  MAGNETAR_TRY(io::block_on(p.shard_set[0],
+                            p.resources->ensure_defaults(web_service_url(), p.broker->service_url(),
+                                                         web_service_url_tls(), p.broker->service_url_tls())));
+  spdlog::info("standalone ready: {} {} (admin {} {})", p.broker->service_url(), p.broker->service_url_tls(),
+               web_service_url(), web_service_url_tls());
   return success();
 }
 
@@ -92,8 +95,12 @@ void standalone::stop() {
 std::uint16_t standalone::broker_port() const { return _parts && _parts->broker ? _parts->broker->port() : 0; }
 std::uint16_t standalone::broker_tls_port() const { return _parts && _parts->broker ? _parts->broker->tls_port() : 0; }
 std::uint16_t standalone::web_port() const { return _parts && _parts->admin ? _parts->admin->port() : 0; }
+std::uint16_t standalone::web_tls_port() const { return _parts && _parts->admin ? _parts->admin->tls_port() : 0; }
 std::string standalone::web_service_url() const {
-  return fmt::format("http://{}:{}", _config.advertised_address, web_port());
+  return web_port() == 0 ? "" : fmt::format("http://{}:{}", _config.advertised_address, web_port());
+}
+std::string standalone::web_service_url_tls() const {
+  return web_tls_port() == 0 ? "" : fmt::format("https://{}:{}", _config.advertised_address, web_tls_port());
 }
 std::string standalone::service_url() const { return _parts && _parts->broker ? _parts->broker->service_url() : ""; }
 

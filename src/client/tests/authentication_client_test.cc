@@ -41,7 +41,7 @@ class authentication_client_test : public client_test {
 
   // The broker's count of connections ever made (its /metrics).
   double connections_made() const {
-    auto r = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = broker.web_service_port}, "GET",
+    auto r = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = *broker.web_service_port}, "GET",
                                   "/metrics", {});
     if (!r) return -1;
     const std::string name = "pulsar_connection_created_total_count{";

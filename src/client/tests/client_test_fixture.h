@@ -61,7 +61,7 @@ class client_test : public ::testing::Test {
     start_broker();
   }
 
-  std::string service_url() const { return fmt::format("pulsar://127.0.0.1:{}", broker.broker_service_port); }
+  std::string service_url() const { return fmt::format("pulsar://127.0.0.1:{}", *broker.broker_service_port); }
 
   // A topic of this test's own.
   static std::string topic(const std::string& suffix = "") {

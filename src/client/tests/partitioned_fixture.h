@@ -19,7 +19,7 @@ class partitioned_test : public client_test {
   }
 
   void create_partitioned(const std::string& topic, int partitions) {
-    auto created = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = broker.web_service_port},
+    auto created = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = *broker.web_service_port},
                                         "PUT", admin_path(topic) + "/partitions", std::to_string(partitions));
     ASSERT_TRUE(created) << created.error();
     ASSERT_LT(created.value().status, 300) << created.value().body;
@@ -27,7 +27,7 @@ class partitioned_test : public client_test {
 
   // The subscription's backlog on a topic (or partition); -1 when the stats can't be read.
   long backlog(const std::string& topic, const std::string& subscription) {
-    auto stats = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = broker.web_service_port}, "GET",
+    auto stats = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = *broker.web_service_port}, "GET",
                                       admin_path(topic) + "/stats");
     if (!stats || stats.value().status >= 300) return -1;
     auto json = nlohmann::json::parse(stats.value().body, nullptr, false);

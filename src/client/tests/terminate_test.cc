@@ -18,7 +18,7 @@ class terminated_topic : public client_test {
     const std::string name = topic();
     const std::string path = "/admin/v2/persistent/public/default/" + name.substr(name.rfind('/') + 1) + "/terminate";
     auto r =
-        magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = broker.web_service_port}, "POST", path);
+        magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = *broker.web_service_port}, "POST", path);
     ASSERT_TRUE(r) << r.error();
     ASSERT_EQ(r.value().status, 200) << r.value().body;
   }

@@ -104,6 +104,32 @@ TEST_F(http_server_test, body_over_the_limit_is_413) {
   EXPECT_THAT(r.value().body, HasSubstr("\"reason\""));
 }
 
+TEST_F(http_server_test, header_over_the_limit_is_431) {
+  start(echo(), {.max_header_bytes = 1024});
+  raw_connection c(server->port());
+  asio::write(c.socket, asio::buffer("GET /x HTTP/1.1\r\nHost: h\r\nX-Big: " + std::string(4096, 'a') + "\r\n\r\n"));
+  EXPECT_EQ(c.receive().result_int(), 431u);
+  EXPECT_TRUE(c.closed_by_peer());
+}
+
+TEST_F(http_server_test, a_request_dribbled_slower_than_the_idle_timeout_is_cut) {
+  // Slowloris: a byte now and then keeps a connection open only as long as the whole
+  // request may take, not forever.
+  start(echo(), {.idle_timeout = std::chrono::seconds(1)});
+  raw_connection c(server->port());
+  const struct timeval bound{10, 0};  // a hung server fails the test instead of hanging it
+  ::setsockopt(c.socket.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &bound, sizeof bound);
+  asio::write(c.socket, asio::buffer(std::string("GET /x HTTP/1.1\r\nHost: h\r\n")));
+  const auto sent = std::chrono::steady_clock::now();
+  boost::system::error_code ec;
+  for (int i = 0; i < 40 && !ec; ++i) {  // a header line every 100 ms: never a complete request
+    asio::write(c.socket, asio::buffer(std::string("X: y\r\n")), ec);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_TRUE(c.closed_by_peer());
+  EXPECT_LT(std::chrono::steady_clock::now() - sent, std::chrono::seconds(4)) << "cut at the idle timeout, not later";
+}
+
 TEST_F(http_server_test, malformed_request_is_400_and_the_server_keeps_serving) {
   start(echo());
   {

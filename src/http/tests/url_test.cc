@@ -41,17 +41,20 @@ TEST(url_test, an_ipv6_host_without_brackets_is_refused) {
   EXPECT_THAT(parsed.error().detail(), HasSubstr("brackets"));
 }
 
-TEST(url_test, https_is_refused_with_a_clear_error) {
-  auto parsed = url::parse("https://broker:8443");
-  ASSERT_FALSE(parsed);
-  EXPECT_EQ(parsed.error(), base::errc::invalid_argument);
-  EXPECT_EQ(parsed.error().detail(), "bad URL 'https://broker:8443': https is not supported; use http://");
+TEST(url_test, https_is_tls_and_defaults_to_port_443) {
+  auto parsed = url::parse("https://broker:8443/p");
+  ASSERT_TRUE(parsed) << parsed.error();
+  EXPECT_TRUE(parsed.value().tls);
+  EXPECT_EQ(parsed.value().port, 8443);
+  EXPECT_EQ(parsed.value().to_string(), "https://broker:8443/p");
+  EXPECT_EQ(url::parse("https://broker", 8080).value().port, 443);
+  EXPECT_FALSE(url::parse("http://broker").value().tls);
 }
 
 TEST(url_test, the_error_names_the_url_as_the_caller_does) {
-  auto parsed = url::parse("https://x", 8080, "admin URL");
+  auto parsed = url::parse("ftp://x", 8080, "admin URL");
   ASSERT_FALSE(parsed);
-  EXPECT_THAT(parsed.error().detail(), HasSubstr("bad admin URL 'https://x': https is not supported"));
+  EXPECT_THAT(parsed.error().detail(), HasSubstr("bad admin URL 'ftp://x': expected http[s]://"));
 }
 
 TEST(url_test, a_text_without_the_http_scheme_is_refused) {

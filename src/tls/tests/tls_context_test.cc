@@ -5,17 +5,15 @@
 #include "io/net.h"
 #include "io/temp_directory.h"
 #include "tls/errc.h"
+#include "tls/tests/loopback_handshake.h"
 #include "tls/test_certificates.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <thread>
 
 namespace magnetar::tls {
 namespace {
-
-using tcp = asio::ip::tcp;
 
 class tls_context_test : public ::testing::Test {
  protected:
@@ -31,38 +29,9 @@ class tls_context_test : public ::testing::Test {
   }
   client_settings trusting() const { return {.trust_certs_file = ca->certificate_file()}; }
 
-  struct outcome {
-    bool client_ok = false;
-    bool server_ok = false;
-    std::optional<std::string> client_name_seen_by_server;
-  };
-  // One handshake over loopback, the client dialling `host` (127.0.0.1 always answers).
-  outcome handshake(const server_settings& s, const client_settings& c, const std::string& host = "127.0.0.1") {
-    asio::io_context io;
-    tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
-    auto server_context = make_server_context(s).value();
-    auto client_context = make_client_context(c).value();
-    outcome out;
-    std::thread server_side([&] {
-      ssl::stream<tcp::socket> stream(acceptor.accept(), *server_context);
-      boost::system::error_code ec;
-      stream.handshake(ssl::stream_base::server, ec);
-      out.server_ok = !ec;
-      if (!ec) out.client_name_seen_by_server = peer_common_name(stream.native_handle());
-      if (!ec) stream.shutdown(ec);
-    });
-    ssl::stream<tcp::socket> stream(io, *client_context);
-    stream.next_layer().connect(acceptor.local_endpoint());
-    EXPECT_TRUE(prepare_client(stream.native_handle(), c, host));
-    boost::system::error_code ec;
-    stream.handshake(ssl::stream_base::client, ec);
-    out.client_ok = !ec;
-    if (ec)
-      stream.next_layer().close();  // the server's handshake then fails too
-    else
-      stream.shutdown(ec);
-    server_side.join();
-    return out;
+  loopback_handshake::outcome handshake(const server_settings& s, const client_settings& c,
+                                        const std::string& host = "127.0.0.1") {
+    return loopback_handshake::run(make_server_context(s).value(), c, host);
   }
 
   io::temp_directory dir{"tls-test"};

@@ -240,7 +240,7 @@ TEST(config_file, delayed_delivery_is_on_by_default_and_its_tick_is_at_least_a_m
 
 TEST(config_file, a_port_out_of_range_is_refused) {
   EXPECT_EQ(error_of("brokerServicePort=70000"),
-            "broker.conf:1: brokerServicePort: '70000' is not a port (0..65535; 0 picks a free one)");
+            "broker.conf:1: brokerServicePort: '70000' is not a port (0..65535; 0 picks a free one, empty turns it off)");
   EXPECT_THAT(error_of("webServicePort=-1"), HasSubstr("webServicePort: '-1' is not a port"));
 }
 
@@ -375,7 +375,7 @@ TEST(config_file, load_reads_a_file_and_names_it_in_errors) {
   auto loaded = load_broker_config(path);
   ASSERT_FALSE(loaded);
   EXPECT_EQ(loaded.error().detail(),
-            path + ":2: brokerServicePort: 'abc' is not a port (0..65535; 0 picks a free one)");
+            path + ":2: brokerServicePort: 'abc' is not a port (0..65535; 0 picks a free one, empty turns it off)");
   {
     std::ofstream out(path);
     out << "clusterName=from-file\ntlsEnabled=false\n";
@@ -390,6 +390,42 @@ TEST(config_file, a_missing_file_is_an_error_naming_it) {
   ASSERT_FALSE(loaded);
   EXPECT_EQ(loaded.error(), std::errc::no_such_file_or_directory);
   EXPECT_THAT(loaded.error().message(), HasSubstr("/nonexistent/broker.conf"));
+}
+
+TEST(config_file, an_empty_port_turns_it_off_for_a_tls_only_broker) {
+  auto parsed = parse(
+      "brokerServicePort=\nwebServicePort=\nbrokerServicePortTls=6651\nwebServicePortTls=8443\n"
+      "tlsCertificateFilePath=/c.pem\ntlsKeyFilePath=/k.pem\ntlsCertRefreshCheckDurationSec=0\n");
+  ASSERT_TRUE(parsed) << parsed.error();
+  const auto& c = parsed.value().config;
+  EXPECT_FALSE(c.broker_service_port);
+  EXPECT_FALSE(c.web_service_port);
+  EXPECT_EQ(c.broker_service_port_tls, 6651);
+  EXPECT_EQ(c.web_service_port_tls, 8443);
+  EXPECT_EQ(c.tls_cert_refresh_check, std::chrono::seconds(0));
+}
+
+TEST(config_file, both_ports_of_a_pair_off_is_refused) {
+  EXPECT_THAT(error_of("brokerServicePort=\n"), HasSubstr("brokerServicePort and brokerServicePortTls are both empty"));
+  EXPECT_THAT(error_of("webServicePort=\n"), HasSubstr("webServicePort and webServicePortTls are both empty"));
+}
+
+TEST(config_file, a_tls_port_without_certificate_and_key_is_refused) {
+  EXPECT_THAT(error_of("webServicePortTls=8443\n"), HasSubstr("needs tlsCertificateFilePath and tlsKeyFilePath"));
+}
+
+TEST(config_file, the_broker_client_tls_keys_fill_its_client_settings) {
+  auto parsed = parse(
+      "brokerClientTlsEnabled=true\nbrokerClientTrustCertsFilePath=/ca.pem\nbrokerClientCertificateFilePath=/b.pem\n"
+      "brokerClientKeyFilePath=/b.key\ntlsAllowInsecureConnection=false\ntlsHostnameVerificationEnabled=true\n");
+  ASSERT_TRUE(parsed) << parsed.error();
+  const auto& c = parsed.value().config;
+  EXPECT_TRUE(c.broker_client_tls_enabled);
+  EXPECT_EQ(c.broker_client_tls.trust_certs_file, "/ca.pem");
+  EXPECT_EQ(c.broker_client_tls.certificate_file, "/b.pem");
+  EXPECT_EQ(c.broker_client_tls.key_file, "/b.key");
+  EXPECT_FALSE(c.broker_client_tls.allow_insecure_connection);
+  EXPECT_TRUE(c.broker_client_tls.hostname_verification);
 }
 
 }  // namespace

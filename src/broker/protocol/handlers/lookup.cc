@@ -33,7 +33,7 @@ void cluster_lookup(connection& conn, const proto::CommandLookupTopic& command, 
     auto target = co_await self->broker().ownership()->lookup(name, command.authoritative());
     // At the listener the client names, as the target broker advertises it.
     auto urls = target ? lookup_urls_for(target.value().listeners, command.advertised_listener_name(),
-                                         {.broker_url = target.value().broker_url})
+                                         target.value().urls())
                        : result<lookup_urls>(fail(std::move(target).error()));
     if (!urls) {
       set_failed(response, urls.error());
