@@ -46,6 +46,7 @@ struct admin_command::state {
   std::string url = "http://localhost:8080";
   std::string auth_plugin;
   std::string auth_params;
+  tls::client_settings tls;  // for an https:// admin URL
   admin_args args;
   // Set by the chosen verb's parse callback; run() calls it.
   std::function<int(const http::url&, const admin_args&)> action;
@@ -56,11 +57,12 @@ namespace {
 using nlohmann::json;
 using action_fn = std::function<int(const http::url&, const admin_args&)>;
 
-// The Authorization header every call sends ("Bearer <token>"), from --auth-params: set
-// by run() before the one verb of the invocation runs (main() is single-threaded).
-std::string& authorization_header() {
-  static std::string header;
-  return header;
+// What every call sends with: the Authorization header ("Bearer <token>", from
+// --auth-params) and the TLS settings of an https:// URL. Set by run() before the one
+// verb of the invocation runs (main() is single-threaded).
+http::call_options& call_defaults() {
+  static http::call_options defaults{.server_name = "the admin API", .max_redirects = 5};
+  return defaults;
 }
 
 int fail_with(std::string_view message) {
@@ -96,9 +98,7 @@ std::string reason_of(const http::reply& reply) {
 // A failure names the server as the user knows it: "cannot connect to the admin API at ...".
 result<http::reply> admin_call(const http::url& url, std::string_view method, const std::string& path,
                                std::string_view body = {}) {
-  http::call_options options{.server_name = "the admin API", .max_redirects = 5};
-  options.authorization = authorization_header();
-  return http::call(url, method, path, body, options);
+  return http::call(url, method, path, body, call_defaults());
 }
 
 int request(const http::url& url, std::string_view method, const std::string& path, output kind,
@@ -702,6 +702,13 @@ admin_command::admin_command(CLI::App& app) : _state(std::make_unique<state>()) 
       ->add_option("--auth-params", _state->auth_params,
                    "The plugin's parameters: token:<jwt>, file:///path/to/token, or {\"token\": \"...\"}")
       ->envname("MAGNETAR_AUTH_PARAMS");
+  _command->add_option("--tls-trust-cert-path", _state->tls.trust_certs_file,
+                       "PEM file of the CAs that an https:// admin URL's certificate must chain to (default: the "
+                       "system's)");
+  _command->add_flag("--tls-allow-insecure", _state->tls.allow_insecure_connection,
+                     "Accept any certificate from an https:// admin URL");
+  _command->add_flag("--tls-enable-hostname-verification", _state->tls.hostname_verification,
+                     "The https:// admin URL's certificate must name its host");
   add_clusters(*_state, *_command);
   add_brokers(*_state, *_command);
   add_bookies(*_state, *_command);
@@ -728,10 +735,17 @@ int admin_command::run() const {
   if (!_state->auth_params.empty() || !_state->auth_plugin.empty()) {
     auto credentials = auth::client_credentials::from(_state->auth_plugin, _state->auth_params);
     if (!credentials) return fail_with(credentials.error().detail());
-    auto header = credentials.value().http_authorization();
-    if (!header) return fail_with(header.error().detail());
-    authorization_header() = std::move(header).value();
+    if (credentials.value().method() == "tls") {
+      // AuthenticationTls: the certificate goes into the handshake, not a header.
+      _state->tls.certificate_file = credentials.value().tls_certificate_file();
+      _state->tls.key_file = credentials.value().tls_key_file();
+    } else {
+      auto header = credentials.value().http_authorization();
+      if (!header) return fail_with(header.error().detail());
+      call_defaults().authorization = std::move(header).value();
+    }
   }
+  call_defaults().tls = _state->tls;
   return _state->action(url.value(), _state->args);
 }
 

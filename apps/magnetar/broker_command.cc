@@ -50,8 +50,9 @@ int broker_command::run() const {
     node.stop();
     return EXIT_FAILURE;
   }
-  const auto ready = fmt::format(R"({{"brokerServiceUrl": "{}", "webServiceUrl": "{}", "pid": {}}})",
-                                 node.service_url(), node.web_service_url(), ::getpid());
+  const auto ready = fmt::format(
+      R"({{"brokerServiceUrl": "{}", "webServiceUrl": "{}", "pid": {}, "brokerServiceUrlTls": "{}", "webServiceUrlTls": "{}"}})",
+      node.service_url(), node.web_service_url(), ::getpid(), node.service_url_tls(), node.web_service_url_tls());
   if (_ready_file && !write_ready_file(*_ready_file, ready)) {
     node.stop();
     return EXIT_FAILURE;

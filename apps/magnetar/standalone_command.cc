@@ -55,9 +55,14 @@ int standalone_command::run() const {
     server.stop();
     return EXIT_FAILURE;
   }
+  const auto tls_url = [](std::string_view scheme, std::uint16_t port) {
+    return port == 0 ? std::string() : fmt::format("{}://127.0.0.1:{}", scheme, port);
+  };
   const auto ready = fmt::format(
-      R"({{"brokerServiceUrl": "pulsar://127.0.0.1:{}", "webServiceUrl": "http://127.0.0.1:{}", "pid": {}}})",
-      server.broker_port(), server.web_port(), ::getpid());
+      R"({{"brokerServiceUrl": "pulsar://127.0.0.1:{}", "webServiceUrl": "http://127.0.0.1:{}", "pid": {}, )"
+      R"("brokerServiceUrlTls": "{}", "webServiceUrlTls": "{}"}})",
+      server.broker_port(), server.web_port(), ::getpid(), tls_url("pulsar+ssl", server.broker_tls_port()),
+      tls_url("https", server.web_tls_port()));
   if (_ready_file && !write_ready_file(*_ready_file, ready)) {
     server.stop();
     return EXIT_FAILURE;

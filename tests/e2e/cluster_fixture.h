@@ -43,7 +43,8 @@ class cluster : public ::testing::Test {
                         // bundle needs two busy ones on a broker to move at all.
                         << "loadBalancerReportUpdateMinIntervalMillis=1000\n"
                         << "loadBalancerSheddingIntervalMinutes=0.05\n"
-                        << "loadBalancerHistoryResourcePercentage=0.3\n";
+                        << "loadBalancerHistoryResourcePercentage=0.3\n"
+                        << extra_config();
     for (int i = 0; i < 2; ++i) {
       brokers.push_back(std::make_unique<standalone_process>(MAGNETAR_BINARY, dir / fmt::format("broker-{}", i),
                                                              std::vector<std::string>{"--config", conf}, "broker"));
@@ -69,6 +70,9 @@ class cluster : public ::testing::Test {
       std::cerr << "broker-" << i << " warnings and errors:\n" << notable;
     }
   }
+
+  // Lines a derived fixture adds to the brokers' configuration.
+  virtual std::string extra_config() { return {}; }
 
   int initialize(const std::string& web_url, const std::string& broker_url) {
     magnetar::testing::child_process init;

@@ -84,6 +84,10 @@ class standalone_process {
         << text;
     _service_url = m[1];
     _web_url = m[2];
+    if (std::regex_search(text, m, std::regex(R"re("brokerServiceUrlTls": "([^"]*)".*"webServiceUrlTls": "([^"]*)")re"))) {
+      _service_url_tls = m[1];
+      _web_url_tls = m[2];
+    }
     _broker_port = std::stoi(_service_url.substr(_service_url.rfind(':') + 1));
     _web_port = std::stoi(_web_url.substr(_web_url.rfind(':') + 1));
   }
@@ -114,6 +118,9 @@ class standalone_process {
   std::string log_path() const { return (_directory / (_subcommand + ".log")).string(); }
   bool running() const { return _pid > 0; }
   const std::string& web_url() const { return _web_url; }
+  // pulsar+ssl:// and https:// with brokerServicePortTls/webServicePortTls; else "".
+  const std::string& service_url_tls() const { return _service_url_tls; }
+  const std::string& web_url_tls() const { return _web_url_tls; }
 
  private:
   std::string _binary;
@@ -123,6 +130,8 @@ class standalone_process {
   pid_t _pid = -1;
   std::string _service_url;
   std::string _web_url;
+  std::string _service_url_tls;
+  std::string _web_url_tls;
   int _broker_port = 0;
   int _web_port = 0;
 };

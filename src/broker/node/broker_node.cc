@@ -179,5 +179,8 @@ std::string broker_node::web_service_url_tls() const {
   return web_tls_port() == 0 ? "" : fmt::format("https://{}:{}", _config.advertised_address, web_tls_port());
 }
 std::string broker_node::service_url() const { return _parts && _parts->broker ? _parts->broker->service_url() : ""; }
+std::string broker_node::service_url_tls() const {
+  return _parts && _parts->broker ? _parts->broker->service_url_tls() : "";
+}
 
 }  // namespace magnetar::broker

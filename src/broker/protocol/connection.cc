@@ -100,7 +100,7 @@ void connection::set_connected(std::string client_version, int protocol_version)
 // Reading
 
 awaitable<bool> connection::tls_handshake() {
-  asio::steady_timer deadline(_shard.executor(), handshake_timeout);
+  asio::steady_timer deadline(_shard.executor(), _broker.config().tls_handshake_timeout);
   auto done = std::make_shared<bool>(false);
   deadline.async_wait([self = shared_from_this(), done](boost::system::error_code ec) {
     if (!ec && !*done) self->close();  // a client that never finishes may not hold the socket

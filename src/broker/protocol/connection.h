@@ -16,7 +16,7 @@
 // doesn't take at once goes to the writer coroutine on the connection's shard.
 //
 // Over TLS (brokerServicePortTls) the read loop first completes the handshake (within
-// handshake_timeout, or the connection closes), and every write goes through the
+// the config's tls_handshake_timeout, or the connection closes), and every write goes through the
 // writer coroutine on the connection's shard: an SSL object can't be written from
 // another shard while its own reads, so TLS connections skip write_direct.
 //
@@ -68,8 +68,6 @@ class connection final : public client_channel, public std::enable_shared_from_t
   connection(broker_context& broker, io::shard& shard, asio::ip::tcp::socket socket, std::uint64_t id,
              io::gate::pass alive, std::shared_ptr<tls::ssl::context> tls = nullptr);
 
-  // How long a TLS client has to complete its handshake.
-  static constexpr std::chrono::seconds handshake_timeout{10};
   ~connection() override;
 
   // Starts the read loop, the writer and the keep-alive on the connection's shard.
