@@ -186,8 +186,8 @@ result<reply> call_once(const url& where, std::string_view method, std::string_v
   } else {
     auto tls_context = tls::make_client_context(options.tls);
     if (!tls_context) {
-      return fail(base::errc::invalid_argument, fmt::format("cannot call {}: {}", where.to_string(),
-                                                            tls_context.error().detail()));
+      return fail(base::errc::invalid_argument,
+                  fmt::format("cannot call {}: {}", where.to_string(), tls_context.error().detail()));
     }
     beast::ssl_stream<beast::tcp_stream&> secured(stream, *tls_context.value());
     if (auto prepared = tls::prepare_client(secured.native_handle(), options.tls, where.host); !prepared) {

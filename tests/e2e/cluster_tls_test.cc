@@ -103,7 +103,8 @@ TEST_F(cluster_tls, admin_calls_between_brokers_go_over_https) {
   }
   // A partitioned topic's stats: broker 0 asks each partition's owner through its own
   // admin API (https: brokerClientTlsEnabled), following 307s to the other broker.
-  auto stats = https_call(0, "GET", "/admin/v2/persistent/public/default/tls-parts/partitioned-stats?perPartition=true");
+  auto stats =
+      https_call(0, "GET", "/admin/v2/persistent/public/default/tls-parts/partitioned-stats?perPartition=true");
   ASSERT_TRUE(stats) << stats.error();
   ASSERT_EQ(stats.value().status, 200) << stats.value().body;
   const auto data = nlohmann::json::parse(stats.value().body);

@@ -84,7 +84,8 @@ class standalone_process {
         << text;
     _service_url = m[1];
     _web_url = m[2];
-    if (std::regex_search(text, m, std::regex(R"re("brokerServiceUrlTls": "([^"]*)".*"webServiceUrlTls": "([^"]*)")re"))) {
+    if (std::regex_search(text, m,
+                          std::regex(R"re("brokerServiceUrlTls": "([^"]*)".*"webServiceUrlTls": "([^"]*)")re"))) {
       _service_url_tls = m[1];
       _web_url_tls = m[2];
     }

@@ -35,8 +35,8 @@ http_response moved_to(const std::string& http_url, const incoming_request& requ
 awaitable<http_response> admin_api::leader_broker(incoming_request) {
   if (_urls.cluster == nullptr) {
     const auto own = own_urls();
-    co_return json_response(
-        200, dump(json{{"brokerId", own_broker_id()}, {"serviceUrl", own.http_url.empty() ? own.http_url_tls : own.http_url}}));
+    co_return json_response(200, dump(json{{"brokerId", own_broker_id()},
+                                           {"serviceUrl", own.http_url.empty() ? own.http_url_tls : own.http_url}}));
   }
   auto leader = co_await _urls.cluster->leader();
   if (!leader) co_return error_to_response(leader.error());

@@ -47,12 +47,12 @@ awaitable<http_response> admin_api::cluster_lookup(const incoming_request& reque
   auto target = co_await _urls.ownership->lookup(topic, request.query_flag("authoritative"));
   if (!target) co_return error_to_response(target.error());
   if (target.value().redirect) {
-    const auto& web_url = request.secure && !target.value().http_url_tls.empty() ? target.value().http_url_tls
-                                                                                 : target.value().http_url;
+    const auto& web_url =
+        request.secure && !target.value().http_url_tls.empty() ? target.value().http_url_tls : target.value().http_url;
     auto moved = error_response(307, fmt::format("Topic {} is placed by {}", topic.full(), web_url));
-    moved.location = fmt::format("{}/lookup/v2/topic/{}/{}/{}/{}?authoritative={}", web_url,
-                                 request.param("domain"), request.param("tenant"), request.param("namespace"),
-                                 request.param("topic"), target.value().authoritative);
+    moved.location = fmt::format("{}/lookup/v2/topic/{}/{}/{}/{}?authoritative={}", web_url, request.param("domain"),
+                                 request.param("tenant"), request.param("namespace"), request.param("topic"),
+                                 target.value().authoritative);
     co_return moved;
   }
   auto urls = lookup_urls_for(target.value().listeners, request.query_value("listenerName").value_or(""),

@@ -230,7 +230,8 @@ result<void> set_optional_port(broker_config& config, std::string_view value) {
     return success();
   }
   auto port = parse_integer(value, 0, 65535);
-  if (!port) return bad_value(fmt::format("'{}' is not a port (0..65535; 0 picks a free one, empty turns it off)", value));
+  if (!port)
+    return bad_value(fmt::format("'{}' is not a port (0..65535; 0 picks a free one, empty turns it off)", value));
   config.*Member = static_cast<std::uint16_t>(port.value());
   return success();
 }

@@ -33,7 +33,8 @@ struct lookup_target {
   bool empty() const { return broker_url.empty() && broker_url_tls.empty(); }
   // The defaults for lookup_urls_for.
   lookup_urls urls() const {
-    return {.broker_url = broker_url, .broker_url_tls = broker_url_tls, .http_url = http_url, .http_url_tls = http_url_tls};
+    return {
+        .broker_url = broker_url, .broker_url_tls = broker_url_tls, .http_url = http_url, .http_url_tls = http_url_tls};
   }
 };
 

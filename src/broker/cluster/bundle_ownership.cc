@@ -449,12 +449,9 @@ awaitable<result<std::vector<registered_broker>>> bundle_ownership::registered_b
 }
 
 std::string bundle_ownership::owner_data(bool disabled) const {
-  return json{{"nativeUrl", _self.broker_url},
-              {"nativeUrlTls", _self.broker_url_tls},
-              {"httpUrl", _self.http_url},
-              {"httpUrlTls", _self.http_url_tls},
-              {"disabled", disabled},
-              {"advertisedListeners", listeners_json(_self.listeners)}}
+  return json{{"nativeUrl", _self.broker_url}, {"nativeUrlTls", _self.broker_url_tls},
+              {"httpUrl", _self.http_url},     {"httpUrlTls", _self.http_url_tls},
+              {"disabled", disabled},          {"advertisedListeners", listeners_json(_self.listeners)}}
       .dump();
 }
 

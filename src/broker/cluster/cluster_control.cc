@@ -13,7 +13,11 @@ using nlohmann::json;
 
 cluster_control::cluster_control(meta::store& store, bundle_ownership& ownership, io::blocking_pool& pool,
                                  std::string authorization, std::optional<tls::client_settings> tls)
-    : _store(store), _ownership(ownership), _pool(pool), _authorization(std::move(authorization)), _tls(std::move(tls)) {}
+    : _store(store),
+      _ownership(ownership),
+      _pool(pool),
+      _authorization(std::move(authorization)),
+      _tls(std::move(tls)) {}
 
 bool cluster_control::is_self(const lookup_target& target) const {
   const auto& self = _ownership.self();
@@ -64,8 +68,8 @@ awaitable<result<void>> cluster_control::unload_bundle(std::string namespace_nam
   auto reply = co_await _pool.run([&] { return http::call(where, "PUT", path, {}, call_options("the owner")); });
   if (!reply) co_return fail(errc::service_not_ready, reply.error().detail());
   if (reply.value().status != 204) {
-    co_return fail(errc::service_not_ready, fmt::format("{} answered {} to PUT {}: {}", owner_url,
-                                                        reply.value().status, path, reply.value().body));
+    co_return fail(errc::service_not_ready, fmt::format("{} answered {} to PUT {}: {}", owner_url, reply.value().status,
+                                                        path, reply.value().body));
   }
   co_return success();
 }

@@ -7,8 +7,8 @@
 
 #include "broker/api/cluster_admin.h"
 #include "broker/cluster/bundle_ownership.h"
-#include "io/blocking_pool.h"
 #include "http/client.h"
+#include "io/blocking_pool.h"
 #include "meta/store.h"
 #include "tls/settings.h"
 

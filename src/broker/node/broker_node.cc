@@ -114,13 +114,13 @@ result<void> broker_node::start() {
       _config.broker_client_tls_enabled ? std::optional(_config.broker_client_tls) : std::nullopt);
   p.admin->serve_lookups(p.broker->service_url(), p.broker->service_url_tls(), p.ownership.get(), p.control.get());
   MAGNETAR_TRY(p.admin->start());
-  const cluster::broker_identity self{.id = fmt::format("{}:{}", _config.advertised_address,
-                                                        web_port() != 0 ? web_port() : web_tls_port()),
-                                      .broker_url = p.broker->service_url(),
-                                      .http_url = web_service_url(),
-                                      .listeners = _config.advertised_listeners,
-                                      .broker_url_tls = p.broker->service_url_tls(),
-                                      .http_url_tls = web_service_url_tls()};
+  const cluster::broker_identity self{
+      .id = fmt::format("{}:{}", _config.advertised_address, web_port() != 0 ? web_port() : web_tls_port()),
+      .broker_url = p.broker->service_url(),
+      .http_url = web_service_url(),
+      .listeners = _config.advertised_listeners,
+      .broker_url_tls = p.broker->service_url_tls(),
+      .http_url_tls = web_service_url_tls()};
   MAGNETAR_TRY(io::block_on(p.shard_set[0], p.ownership->start(self)));
   if (_config.load_balancer_enabled) {
     p.load = std::make_unique<cluster::load_manager>(

@@ -33,9 +33,9 @@ class broker_node {
 
   std::uint16_t broker_port() const;
   std::uint16_t web_port() const;
-  std::string service_url() const;      // pulsar://advertisedAddress:port
-  std::string service_url_tls() const;  // pulsar+ssl://advertisedAddress:port, or ""
-  std::string web_service_url() const;  // http://advertisedAddress:port ("" with it off)
+  std::string service_url() const;          // pulsar://advertisedAddress:port
+  std::string service_url_tls() const;      // pulsar+ssl://advertisedAddress:port, or ""
+  std::string web_service_url() const;      // http://advertisedAddress:port ("" with it off)
   std::uint16_t broker_tls_port() const;    // 0 without brokerServicePortTls
   std::uint16_t web_tls_port() const;       // 0 without webServicePortTls
   std::string web_service_url_tls() const;  // https://advertisedAddress:port, or ""

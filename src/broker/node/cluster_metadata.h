@@ -19,8 +19,8 @@ namespace magnetar::broker {
 
 struct cluster_metadata {
   std::string cluster;
-  std::string web_service_url;     // http://host:port
-  std::string broker_service_url;  // pulsar://host:port
+  std::string web_service_url;         // http://host:port
+  std::string broker_service_url;      // pulsar://host:port
   std::string web_service_url_tls;     // https://host:port, or empty
   std::string broker_service_url_tls;  // pulsar+ssl://host:port, or empty
 };

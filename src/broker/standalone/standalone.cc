@@ -67,9 +67,9 @@ result<void> standalone::start() {
   MAGNETAR_TRY(p.admin->start());
   // The cluster, tenant `public` and namespace `public/default`, as a Pulsar standalone
   // has them from its first start.
-  MAGNETAR_TRY(io::block_on(p.shard_set[0],
-                            p.resources->ensure_defaults(web_service_url(), p.broker->service_url(),
-                                                         web_service_url_tls(), p.broker->service_url_tls())));
+  MAGNETAR_TRY(
+      io::block_on(p.shard_set[0], p.resources->ensure_defaults(web_service_url(), p.broker->service_url(),
+                                                                web_service_url_tls(), p.broker->service_url_tls())));
   spdlog::info("standalone ready: {} {} (admin {} {})", p.broker->service_url(), p.broker->service_url_tls(),
                web_service_url(), web_service_url_tls());
   return success();

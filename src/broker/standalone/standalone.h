@@ -33,9 +33,9 @@ class standalone {
   std::uint16_t broker_port() const;
   std::uint16_t broker_tls_port() const;  // 0 without brokerServicePortTls
   std::uint16_t web_port() const;
-  std::string service_url() const;      // pulsar://advertisedAddress:port
-  std::string web_service_url() const;  // http://advertisedAddress:port ("" with it off)
-  std::uint16_t web_tls_port() const;   // 0 without webServicePortTls
+  std::string service_url() const;          // pulsar://advertisedAddress:port
+  std::string web_service_url() const;      // http://advertisedAddress:port ("" with it off)
+  std::uint16_t web_tls_port() const;       // 0 without webServicePortTls
   std::string web_service_url_tls() const;  // https://advertisedAddress:port, or ""
   const broker_config& config() const { return _config; }
 

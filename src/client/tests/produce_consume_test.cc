@@ -548,8 +548,8 @@ TEST_F(produce_consume, a_topic_that_is_not_partitioned_is_its_own_partition) {
 TEST_F(produce_consume, a_partitioned_topic_lists_its_partitions) {
   const std::string name = topic();
   const std::string path = "/admin/v2/persistent/public/default/" + name.substr(name.rfind('/') + 1) + "/partitions";
-  auto created =
-      magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = *broker.web_service_port}, "PUT", path, "2");
+  auto created = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = *broker.web_service_port}, "PUT",
+                                      path, "2");
   ASSERT_TRUE(created) << created.error();
   ASSERT_LT(created.value().status, 300) << created.value().body;
   auto parts = sdk->get_partitions_for_topic(name);

@@ -158,7 +158,8 @@ TEST_F(reconnect, a_dead_host_in_the_service_url_is_skipped_at_once) {
   cc.initial_backoff = 60s;
   cc.max_backoff = 60s;
   cc.operation_timeout = 5s;
-  auto c = client::create(fmt::format("pulsar://127.0.0.1:{},127.0.0.1:{}", dead_port, *broker.broker_service_port), cc);
+  auto c =
+      client::create(fmt::format("pulsar://127.0.0.1:{},127.0.0.1:{}", dead_port, *broker.broker_service_port), cc);
   ASSERT_TRUE(c) << c.error();
   for (int i = 0; i < 2; ++i) {  // the dead host first, then second, in the rotation
     auto p = c.value().create_producer(topic() + std::to_string(i));

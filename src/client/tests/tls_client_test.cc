@@ -5,8 +5,8 @@
 #include "http/client.h"
 #include "tls/test_certificates.h"
 
-#include <nlohmann/json.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 
@@ -208,7 +208,7 @@ TEST_F(tls_handshake_timeout_test, a_client_that_never_completes_its_handshake_i
   asio::io_context context;
   asio::ip::tcp::socket silent(context);
   silent.connect({asio::ip::make_address("127.0.0.1"), server->broker_tls_port()});
-  const struct timeval bound{15, 0};  // a server that never closes fails the test, not hangs it
+  const struct timeval bound { 15, 0 };  // a server that never closes fails the test, not hangs it
   ::setsockopt(silent.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &bound, sizeof bound);
   const auto connected = std::chrono::steady_clock::now();
   boost::system::error_code ec;

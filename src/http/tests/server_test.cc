@@ -117,7 +117,7 @@ TEST_F(http_server_test, a_request_dribbled_slower_than_the_idle_timeout_is_cut)
   // request may take, not forever.
   start(echo(), {.idle_timeout = std::chrono::seconds(1)});
   raw_connection c(server->port());
-  const struct timeval bound{10, 0};  // a hung server fails the test instead of hanging it
+  const struct timeval bound { 10, 0 };  // a hung server fails the test instead of hanging it
   ::setsockopt(c.socket.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &bound, sizeof bound);
   asio::write(c.socket, asio::buffer(std::string("GET /x HTTP/1.1\r\nHost: h\r\n")));
   const auto sent = std::chrono::steady_clock::now();

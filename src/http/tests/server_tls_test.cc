@@ -46,7 +46,7 @@ class http_server_tls_test : public ::testing::Test {
   tcp::socket raw_connection(asio::io_context& context) const {
     tcp::socket socket(context);
     socket.connect({asio::ip::make_address("127.0.0.1"), server->port()});
-    const struct timeval bound{10, 0};
+    const struct timeval bound { 10, 0 };
     ::setsockopt(socket.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &bound, sizeof bound);
     return socket;
   }

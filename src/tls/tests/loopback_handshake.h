@@ -4,8 +4,8 @@
 
 #include "tls/tls_context.h"
 
-#include <boost/asio/ip/tcp.hpp>
 #include <gtest/gtest.h>
+#include <boost/asio/ip/tcp.hpp>
 
 #include <optional>
 #include <string>

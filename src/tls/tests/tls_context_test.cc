@@ -5,8 +5,8 @@
 #include "io/net.h"
 #include "io/temp_directory.h"
 #include "tls/errc.h"
-#include "tls/tests/loopback_handshake.h"
 #include "tls/test_certificates.h"
+#include "tls/tests/loopback_handshake.h"
 
 #include <gtest/gtest.h>
 

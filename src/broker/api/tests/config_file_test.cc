@@ -239,8 +239,9 @@ TEST(config_file, delayed_delivery_is_on_by_default_and_its_tick_is_at_least_a_m
 }
 
 TEST(config_file, a_port_out_of_range_is_refused) {
-  EXPECT_EQ(error_of("brokerServicePort=70000"),
-            "broker.conf:1: brokerServicePort: '70000' is not a port (0..65535; 0 picks a free one, empty turns it off)");
+  EXPECT_EQ(
+      error_of("brokerServicePort=70000"),
+      "broker.conf:1: brokerServicePort: '70000' is not a port (0..65535; 0 picks a free one, empty turns it off)");
   EXPECT_THAT(error_of("webServicePort=-1"), HasSubstr("webServicePort: '-1' is not a port"));
 }
 

@@ -31,10 +31,13 @@ void cluster_lookup(connection& conn, const proto::CommandLookupTopic& command, 
     auto reply = lookup_reply(command.request_id());
     auto& response = *reply.mutable_lookuptopicresponse();
     auto target = co_await self->broker().ownership()->lookup(name, command.authoritative());
+    if (!target) {
+      set_failed(response, target.error());
+      self->send(wire::encode_command(reply));
+      co_return;
+    }
     // At the listener the client names, as the target broker advertises it.
-    auto urls = target ? lookup_urls_for(target.value().listeners, command.advertised_listener_name(),
-                                         target.value().urls())
-                       : result<lookup_urls>(fail(std::move(target).error()));
+    auto urls = lookup_urls_for(target.value().listeners, command.advertised_listener_name(), target.value().urls());
     if (!urls) {
       set_failed(response, urls.error());
     } else {

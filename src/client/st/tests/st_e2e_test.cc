@@ -49,8 +49,8 @@ class st_e2e_test : public client_testing::client_test {
   // A 2xx answer, retried for a while (as upstream's tests: the controller may be starting).
   void admin(const std::string& method, const std::string& path) {
     for (int attempt = 0; attempt < 100; ++attempt) {
-      auto r =
-          magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = *broker.web_service_port}, method, path);
+      auto r = magnetar::http::call(magnetar::http::url{.host = "127.0.0.1", .port = *broker.web_service_port}, method,
+                                    path);
       ASSERT_TRUE(r) << r.error();
       if (r.value().status < 300) return;
       if (attempt == 99) FAIL() << method << " " << path << ": " << r.value().status << " " << r.value().body;
