@@ -32,9 +32,19 @@ class bookie_connection : public std::enable_shared_from_this<bookie_connection>
 
   awaitable<void> read_loop() {
     auto self = shared_from_this();
+    if (auto refused = co_await choose_transport(); !refused.empty()) {
+      spdlog::warn("bookie: closing a connection from {}: {}", peer(), refused);
+      close();
+      co_return;
+    }
     io::frame_reader frames(_server._options.max_frame_bytes);
     for (;;) {
-      auto frame = co_await frames.next(_socket);
+      result<std::string_view> frame = fail(std::make_error_code(std::errc::not_connected), "");
+      if (_tls) {
+        frame = co_await frames.next(*_tls);
+      } else {
+        frame = co_await frames.next(_socket);
+      }
       if (!frame) {
         if (frame.error() == std::errc::message_size) refuse(std::string(frame.error().detail()));
         break;
@@ -70,11 +80,46 @@ class bookie_connection : public std::enable_shared_from_this<bookie_connection>
 
   void close() {
     boost::system::error_code ignored;
+    _closed = true;
     _socket.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
     _socket.close(ignored);
   }
 
  private:
+  // Plaintext or TLS, by the client's first byte (a TLS record starts with 0x16, a
+  // frame with its length's high byte, 0 under 16 MiB); "" when the connection may go
+  // on, else why not. With TLS configured the client has the handshake timeout to send
+  // that byte and finish its handshake.
+  awaitable<std::string> choose_transport() {
+    const auto& options = _server._options;
+    if (!options.tls) co_return std::string();
+    asio::steady_timer deadline(_socket.get_executor(), options.tls_handshake_timeout);
+    deadline.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+      if (!ec && !self->_transport_chosen) self->close();
+    });
+    boost::system::error_code ec;
+    co_await _socket.async_wait(asio::ip::tcp::socket::wait_read, asio::redirect_error(asio::use_awaitable, ec));
+    unsigned char first = 0;
+    if (!ec) _socket.receive(asio::buffer(&first, 1), asio::socket_base::message_peek, ec);
+    if (ec || _closed) {
+      deadline.cancel();
+      co_return std::string("gone before its first byte");
+    }
+    if (first != 0x16) {
+      _transport_chosen = true;
+      deadline.cancel();
+      co_return options.require_tls ? std::string("a plaintext client, and this bookie takes TLS clients only")
+                                    : std::string();
+    }
+    _tls_context = options.tls->current();
+    _tls = std::make_unique<tls::ssl::stream<asio::ip::tcp::socket&>>(_socket, *_tls_context);
+    co_await _tls->async_handshake(tls::ssl::stream_base::server, asio::redirect_error(asio::use_awaitable, ec));
+    _transport_chosen = true;
+    deadline.cancel();
+    if (ec) co_return fmt::format("TLS handshake failed: {}", ec.message());
+    co_return std::string();
+  }
+
   request_context context() const {
     return {.bookie_id = _server._options.bookie_id, .read_only = _server.read_only()};
   }
@@ -128,7 +173,11 @@ class bookie_connection : public std::enable_shared_from_this<bookie_connection>
       buffers.reserve(pieces.size());
       for (const auto& piece : pieces) buffers.push_back(asio::buffer(piece));
       boost::system::error_code ec;
-      co_await asio::async_write(_socket, buffers, asio::redirect_error(asio::use_awaitable, ec));
+      if (_tls) {
+        co_await asio::async_write(*_tls, buffers, asio::redirect_error(asio::use_awaitable, ec));
+      } else {
+        co_await asio::async_write(_socket, buffers, asio::redirect_error(asio::use_awaitable, ec));
+      }
       if (ec) {
         _outbox.clear();
         close();
@@ -141,6 +190,10 @@ class bookie_connection : public std::enable_shared_from_this<bookie_connection>
 
   bookie_server& _server;
   asio::ip::tcp::socket _socket;
+  std::shared_ptr<tls::ssl::context> _tls_context;  // keeps the context _tls uses
+  std::unique_ptr<tls::ssl::stream<asio::ip::tcp::socket&>> _tls;
+  bool _transport_chosen = false;
+  bool _closed = false;
   io::gate::pass _alive;
   std::deque<std::string> _outbox;
   bool _writing = false;

@@ -7,7 +7,8 @@
 // in one write. When a connection has max_in_flight requests in the bookie it
 // stops reading until one finishes (back-pressure through TCP). A frame past
 // max_frame_bytes or a request that doesn't parse gets EBADREQ, and then the
-// connection closes; other connections are untouched.
+// connection closes; other connections are untouched. A connection may be TLS (see
+// bookie_server_options::tls), told from plaintext by its first byte.
 // Thread-safety: start and stop from one thread, off the shards.
 #pragma once
 
@@ -17,6 +18,7 @@
 #include "io/net.h"
 #include "io/shard.h"
 #include "proto/bookie_protocol.pb.h"
+#include "tls/server_context_source.h"
 
 #include <array>
 #include <atomic>
@@ -39,6 +41,13 @@ struct bookie_server_options {
   std::size_t max_frame_bytes = 5 * 1024 * 1024 + 64 * 1024;
   std::size_t max_in_flight_per_connection = 10'000;
   std::string bookie_id;  // what info answers (host:port)
+  // TLS (BookKeeper's tlsProviderFactoryClass): a client whose first byte is a TLS
+  // record (0x16; a frame's length never starts with it) gets a handshake with the
+  // source's current context, within tls_handshake_timeout; with require_tls
+  // (tlsClientAuthentication) a plaintext client is refused. Null: plaintext only.
+  std::shared_ptr<tls::server_context_source> tls;
+  bool require_tls = false;
+  std::chrono::seconds tls_handshake_timeout{10};
 };
 
 // What a server has answered since it started (the bookie's /metrics).

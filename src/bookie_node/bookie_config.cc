@@ -59,6 +59,11 @@ result<std::int64_t> number(std::string_view key, std::string_view value, std::i
   return n;
 }
 
+result<bool> flag(std::string_view key, std::string_view value) {
+  if (value != "true" && value != "false") return bad(key, fmt::format("'{}' is not true or false", value));
+  return value == "true";
+}
+
 // Keys of upstream's conf/bookkeeper.conf that magnetar's bookie does not use.
 constexpr auto upstream_keys = std::to_array<std::string_view>({
     "bookieId",
@@ -191,8 +196,8 @@ result<void> apply(bookie_config& c, std::string_view key, std::string_view valu
     MAGNETAR_TRY(ratio, fraction(key, value));
     (key == "diskUsageThreshold" ? c.disk_usage_threshold : c.disk_usage_lwm_threshold) = ratio;
   } else if (key == "autoRecoveryDaemonEnabled") {
-    if (value != "true" && value != "false") return bad(key, fmt::format("'{}' is not true or false", value));
-    c.auto_recovery = value == "true";
+    MAGNETAR_TRY(on, flag(key, value));
+    c.auto_recovery = on;
   } else if (key == "lostBookieRecoveryDelay") {
     MAGNETAR_TRY(s, number(key, value, 0, 7 * 86'400));
     c.lost_bookie_recovery_delay = std::chrono::seconds(s);
@@ -208,6 +213,22 @@ result<void> apply(bookie_config& c, std::string_view key, std::string_view valu
   } else if (key == "diskCheckInterval") {
     MAGNETAR_TRY(ms, number(key, value, 1, 3'600'000));
     c.disk_check_interval = std::chrono::milliseconds(ms);
+  } else if (key == "tlsProviderFactoryClass") {
+    c.tls_enabled = true;
+  } else if (key == "tlsCertificatePath") {
+    c.tls.certificate_file = std::string(value);
+  } else if (key == "tlsKeyStore") {
+    c.tls.key_file = std::string(value);
+  } else if (key == "tlsTrustStore") {
+    c.tls.trust_certs_file = std::string(value);
+  } else if (key == "tlsKeyStoreType" || key == "tlsTrustStoreType") {
+    if (value != "PEM") return bad(key, fmt::format("'{}': magnetar reads PEM files only", value));
+  } else if (key == "tlsClientAuthentication") {
+    MAGNETAR_TRY(on, flag(key, value));
+    c.tls.require_trusted_client_cert = on;
+  } else if (key == "tlsCertFilesRefreshDurationSeconds") {
+    MAGNETAR_TRY(s, number(key, value, 0, 86'400));
+    c.tls_cert_refresh = std::chrono::seconds(s);
   } else if (key == "serverNumIOThreads") {
     MAGNETAR_TRY(n, number(key, value, 0, 1024));
     c.num_io_threads = static_cast<unsigned>(n);
@@ -244,6 +265,13 @@ result<parsed_bookie_config> parse_bookie_config(std::string_view text, std::str
     return fail(base::errc::invalid_argument,
                 fmt::format("{}: diskUsageLwmThreshold {} is above diskUsageThreshold {}", source,
                             parsed.config.disk_usage_lwm_threshold, parsed.config.disk_usage_threshold));
+  }
+  if (parsed.config.tls_enabled && (parsed.config.tls.certificate_file.empty() || parsed.config.tls.key_file.empty())) {
+    return fail(base::errc::invalid_argument,
+                fmt::format("{}: tlsProviderFactoryClass needs tlsCertificatePath and tlsKeyStore", source));
+  }
+  if (parsed.config.tls.require_trusted_client_cert && parsed.config.tls.trust_certs_file.empty()) {
+    return fail(base::errc::invalid_argument, fmt::format("{}: tlsClientAuthentication needs tlsTrustStore", source));
   }
   if (parsed.config.zookeeper_servers.empty()) {
     return fail(base::errc::invalid_argument, fmt::format("{}: metadataServiceUri (or zkServers) is required", source));

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "base/result.h"
+#include "tls/settings.h"
 
 #include <chrono>
 #include <cstdint>
@@ -45,6 +46,13 @@ struct bookie_config {
   // journalMaxGroupWaitMSec (a fraction allowed): how long a journal holds a group back
   // for more records; 0 (magnetar's default): sync as soon as the last sync is done.
   std::chrono::microseconds journal_max_group_wait{0};
+  // TLS for its clients (tlsProviderFactoryClass set): tlsCertificatePath, tlsKeyStore
+  // (PEM: the key), tlsTrustStore (the CA of client certificates); with
+  // tlsClientAuthentication clients must present one, and plaintext clients are refused.
+  // The bookie's own calls to other bookies (auto-recovery) use the same files.
+  bool tls_enabled = false;
+  tls::server_settings tls;
+  std::chrono::seconds tls_cert_refresh{300};  // tlsCertFilesRefreshDurationSeconds
 
   // host:port, how clients and the metadata store name this bookie.
   std::string bookie_id() const { return advertised_address + ":" + std::to_string(bookie_port); }

@@ -82,10 +82,14 @@ result<void> bookie_node::start() {
   MAGNETAR_TRY(opened, bookie::bookie::open(options, p.shard_set, p.pool, base::system_clock()));
   p.engine = std::move(opened);
   p.engine->start();
-  p.server = std::make_unique<bookie::bookie_server>(
-      *p.engine, p.shard_set,
-      bookie::bookie_server_options{
-          .bind_address = _config.listening_address, .port = _config.bookie_port, .bookie_id = _id});
+  bookie::bookie_server_options server_options{
+      .bind_address = _config.listening_address, .port = _config.bookie_port, .bookie_id = _id};
+  if (_config.tls_enabled) {
+    MAGNETAR_TRY(source, tls::server_context_source::create(_config.tls, _config.tls_cert_refresh));
+    server_options.tls = std::move(source);
+    server_options.require_tls = _config.tls.require_trusted_client_cert;
+  }
+  p.server = std::make_unique<bookie::bookie_server>(*p.engine, p.shard_set, std::move(server_options));
   MAGNETAR_TRY(p.server->start());
 
   p.http = std::make_unique<http::http_server>(
@@ -129,7 +133,15 @@ result<void> bookie_node::start() {
 
 result<void> bookie_node::start_autorecovery() {
   auto& p = *_parts;
-  p.bookies = std::make_unique<ledger::registered_bookie_directory>(*p.store, p.shard_set[0].executor());
+  // Its calls to other bookies present its own certificate when they take TLS.
+  ledger::remote_bookie_options to_bookies;
+  if (_config.tls_enabled) {
+    to_bookies.tls = tls::client_settings{.trust_certs_file = _config.tls.trust_certs_file,
+                                          .certificate_file = _config.tls.certificate_file,
+                                          .key_file = _config.tls.key_file};
+  }
+  p.bookies =
+      std::make_unique<ledger::registered_bookie_directory>(*p.store, p.shard_set[0].executor(), std::move(to_bookies));
   MAGNETAR_TRY(io::block_on(p.shard_set[0], p.bookies->start()));
   p.ledgers = std::make_unique<ledger::ledger_client>(*p.store, *p.bookies, base::system_clock());
   p.autorecovery = std::make_unique<autorecovery::autorecovery_service>(

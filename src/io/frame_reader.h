@@ -12,6 +12,7 @@
 #include "io/net.h"
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,17 +34,33 @@ class frame_reader {
   explicit frame_reader(std::size_t max_frame_bytes, std::size_t buffer_bytes = 64 * 1024)
       : _max(max_frame_bytes), _buffer(buffer_bytes) {}
 
-  // The next frame's body, valid until the next call. Fails with the socket's
+  // The next frame's body, valid until the next call. Fails with the stream's
   // error (asio::error::eof when the peer closed between frames), or with
   // std::errc::message_size naming the length when a frame is past the limit
-  // (its body is not read).
-  awaitable<result<std::string_view>> next(asio::ip::tcp::socket& socket);
+  // (its body is not read). `Stream`: a TCP socket, or a TLS stream over one.
+  template <typename Stream>
+  awaitable<result<std::string_view>> next(Stream& stream) {
+    for (;;) {
+      if (auto ready = take()) co_return std::move(*ready);
+      boost::system::error_code ec;
+      const auto n = co_await stream.async_read_some(room(), asio::redirect_error(asio::use_awaitable, ec));
+      if (ec) co_return fail(ec, "reading a frame");
+      _end += n;
+    }
+  }
 
  private:
+  // A whole frame from the buffer (or the error of one past the limit); nullopt
+  // when more bytes must come first.
+  std::optional<result<std::string_view>> take();
+  // Where the next read goes: room for at least the rest of the frame begun.
+  asio::mutable_buffer room();
+
   std::size_t _max;
   std::vector<char> _buffer;
-  std::size_t _begin = 0;  // the first unread byte
-  std::size_t _end = 0;    // one past the last received byte
+  std::size_t _begin = 0;   // the first unread byte
+  std::size_t _end = 0;     // one past the last received byte
+  std::size_t _needed = 4;  // bytes the frame begun needs in the buffer, from _begin
 };
 
 }  // namespace magnetar::io

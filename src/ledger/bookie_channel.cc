@@ -145,6 +145,15 @@ awaitable<void> bookie_channel::connect_and_read() {
     co_return;
   }
   _socket.set_option(asio::ip::tcp::no_delay(true), ec);
+  if (_options.tls) {
+    if (auto secured = co_await start_tls(); !secured) {
+      _state = state::idle;
+      _tls.reset();
+      _outbox.clear();
+      fail_all(secured.error());
+      co_return;
+    }
+  }
   _state = state::open;
   if (!_outbox.empty() && !_writing) {
     _writing = true;
@@ -152,8 +161,14 @@ awaitable<void> bookie_channel::connect_and_read() {
   }
   // Answers are small but a range read's may be large: as large as a frame can be.
   io::frame_reader frames(std::size_t{1} << 30);
+  const auto tls = _tls;  // this connection's, whatever a reconnect makes meanwhile
   for (;;) {
-    auto frame = co_await frames.next(_socket);
+    result<std::string_view> frame = fail(std::make_error_code(std::errc::not_connected), "");
+    if (tls) {
+      frame = co_await frames.next(*tls);
+    } else {
+      frame = co_await frames.next(_socket);
+    }
     if (!frame) break;
     bp::response response;
     if (!response.ParseFromArray(frame.value().data(), static_cast<int>(frame.value().size()))) break;
@@ -168,12 +183,45 @@ awaitable<void> bookie_channel::connect_and_read() {
   close();
 }
 
+awaitable<result<void>> bookie_channel::start_tls() {
+  const auto failed = [&](std::string_view why) {
+    return fail(std::make_error_code(std::errc::connection_refused),
+                fmt::format("bookie {}: TLS: {}", _options.address, why));
+  };
+  if (!_tls_context) {
+    auto made = tls::make_client_context(*_options.tls);
+    if (!made) co_return failed(made.error().detail());
+    _tls_context = std::move(made).value();
+  }
+  _tls = std::make_shared<tls::ssl::stream<asio::ip::tcp::socket>>(std::move(_socket), *_tls_context);
+  _socket = asio::ip::tcp::socket(_executor);
+  const auto host = _options.address.substr(0, _options.address.rfind(':'));
+  if (auto prepared = tls::prepare_client(_tls->native_handle(), *_options.tls, host); !prepared) {
+    co_return failed(prepared.error().detail());
+  }
+  const auto tls = _tls;
+  asio::steady_timer limit(_executor, _options.connect_timeout);
+  limit.async_wait([tls](boost::system::error_code waited) {
+    boost::system::error_code ignored;
+    if (!waited) tls->next_layer().close(ignored);  // a bookie that never answers the handshake
+  });
+  boost::system::error_code ec;
+  co_await tls->async_handshake(tls::ssl::stream_base::client, asio::redirect_error(asio::use_awaitable, ec));
+  limit.cancel();
+  if (ec) co_return failed(fmt::format("handshake: {}", ec.message()));
+  co_return success();
+}
+
 awaitable<void> bookie_channel::write_loop() {
   while (!_outbox.empty() && _state == state::open) {
     std::string batch;
     batch.swap(_outbox);
     boost::system::error_code ec;
-    co_await asio::async_write(_socket, asio::buffer(batch), asio::redirect_error(asio::use_awaitable, ec));
+    if (const auto tls = _tls) {
+      co_await asio::async_write(*tls, asio::buffer(batch), asio::redirect_error(asio::use_awaitable, ec));
+    } else {
+      co_await asio::async_write(_socket, asio::buffer(batch), asio::redirect_error(asio::use_awaitable, ec));
+    }
     if (ec) {
       close();
       break;
@@ -216,6 +264,8 @@ void bookie_channel::fail_all(const error& e) {
 
 void bookie_channel::close() {
   boost::system::error_code ignored;
+  if (_tls) _tls->next_layer().close(ignored);
+  _tls.reset();
   _socket.close(ignored);
   _socket = asio::ip::tcp::socket(_executor);
   _state = state::idle;

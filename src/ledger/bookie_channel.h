@@ -11,6 +11,7 @@
 #include "io/shard.h"
 #include "ledger/remote_bookie_client.h"
 #include "proto/bookie_protocol.pb.h"
+#include "tls/tls_context.h"
 #include "wire/shared_bytes.h"
 
 #include <chrono>
@@ -59,6 +60,8 @@ class bookie_channel : public std::enable_shared_from_this<bookie_channel> {
   void submit(std::unique_ptr<answer_sink> sink, bookie_protocol::request request,
               std::optional<wire::shared_bytes> add_body);
   awaitable<void> connect_and_read();
+  // The TLS handshake on the connected socket, which moves into _tls.
+  awaitable<result<void>> start_tls();
   awaitable<void> write_loop();
   awaitable<void> sweep_loop();
   void finish(std::uint64_t txn, result<bookie_protocol::response> answer);
@@ -68,6 +71,10 @@ class bookie_channel : public std::enable_shared_from_this<bookie_channel> {
   io::shard* const _home;
   const remote_bookie_options _options;
   asio::ip::tcp::socket _socket;
+  // With options.tls: the connection's TLS stream (it owns the connected socket; the
+  // read and write loops hold it while they use it, so a reconnect can replace it).
+  std::shared_ptr<tls::ssl::context> _tls_context;
+  std::shared_ptr<tls::ssl::stream<asio::ip::tcp::socket>> _tls;
   enum class state { idle, connecting, open } _state = state::idle;
   std::unordered_map<std::uint64_t, pending> _in_flight;
   std::string _outbox;  // frames not yet written (all of them, until the connection is open)

@@ -18,10 +18,12 @@
 
 #include "io/asio.h"
 #include "ledger/bookie_client.h"
+#include "tls/settings.h"
 
 #include <chrono>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,7 +36,10 @@ class bookie_channel;
 struct remote_bookie_options {
   std::string address;  // host:port, the bookie's id
   std::chrono::milliseconds timeout{10'000};
-  std::chrono::milliseconds connect_timeout{5'000};
+  std::chrono::milliseconds connect_timeout{5'000};  // TCP connect and TLS handshake
+  // TLS to the bookie (Pulsar's bookkeeperTLSClientAuthentication and its files); none:
+  // plaintext.
+  std::optional<tls::client_settings> tls;
 };
 
 class remote_bookie_client final : public bookie_client {

@@ -30,7 +30,8 @@ class cluster : public ::testing::Test {
     std::string why;
     ASSERT_TRUE(zookeeper.start(&why)) << why;
     for (int i = 0; i < 3; ++i) {
-      bookies.push_back(std::make_unique<bookie_process>(dir / fmt::format("bookie-{}", i), zookeeper.address()));
+      bookies.push_back(std::make_unique<bookie_process>(dir / fmt::format("bookie-{}", i), zookeeper.address(),
+                                                         magnetar::testing::free_port(), bookie_extra_config()));
       ASSERT_TRUE(bookies.back()->start()) << bookies.back()->log();
     }
     ASSERT_EQ(initialize("http://127.0.0.1:8080", "pulsar://127.0.0.1:6650"), 0) << read(dir / "initialize.log");
@@ -73,6 +74,8 @@ class cluster : public ::testing::Test {
 
   // Lines a derived fixture adds to the brokers' configuration.
   virtual std::string extra_config() { return {}; }
+  // Lines a derived fixture adds to the bookies' bookkeeper.conf.
+  virtual std::string bookie_extra_config() { return {}; }
 
   int initialize(const std::string& web_url, const std::string& broker_url) {
     magnetar::testing::child_process init;

@@ -1,6 +1,8 @@
-// End to end: a cluster whose brokers serve pulsar+ssl:// and https:// and call each
-// other over TLS (brokerClientTlsEnabled). A client that knows one broker's TLS URL
-// reaches a topic the other one owns; lookups, registrations and 307s name the TLS URLs;
+// End to end: a cluster whose brokers serve pulsar+ssl:// and https://, call each
+// other over TLS (brokerClientTlsEnabled) and write to bookies that take only TLS
+// clients with a certificate (tlsClientAuthentication on the bookies,
+// bookkeeperTLSClientAuthentication on the brokers). A client that knows one broker's
+// TLS URL reaches a topic the other one owns; lookups, registrations and 307s name the TLS URLs;
 // an admin call that one broker makes to another goes over https.
 #include "magnetar/client.h"
 #include "tests/e2e/cluster_fixture.h"
@@ -13,15 +15,31 @@ using namespace std::chrono_literals;
 
 class cluster_tls : public cluster {
  protected:
-  std::string extra_config() override {
+  void SetUp() override {
     const auto certs = std::filesystem::path(dir.path()) / "certs";
     std::filesystem::create_directories(certs);
     ca.emplace(tls::certificate_authority::create(certs).value());
-    const auto server = ca->issue("broker", "localhost", {"localhost", "127.0.0.1"}).value();
+    server = ca->issue("broker", "localhost", {"localhost", "127.0.0.1"}).value();
+    bookie = ca->issue("bookie", "bookie", {"127.0.0.1"}).value();
+    cluster::SetUp();
+  }
+  std::string extra_config() override {
     return fmt::format(
         "brokerServicePortTls=0\nwebServicePortTls=0\ntlsCertificateFilePath={}\ntlsKeyFilePath={}\n"
-        "brokerClientTlsEnabled=true\nbrokerClientTrustCertsFilePath={}\n",
+        "brokerClientTlsEnabled=true\nbrokerClientTrustCertsFilePath={}\n"
+        // To the bookies with the broker's own certificate.
+        "bookkeeperTLSClientAuthentication=true\nbookkeeperTLSKeyFileType=PEM\nbookkeeperTLSTrustCertTypes=PEM\n"
+        "bookkeeperTLSCertificateFilePath={}\nbookkeeperTLSKeyFilePath={}\nbookkeeperTLSTrustCertsFilePath={}\n",
+        server.certificate_file.string(), server.key_file.string(), ca->certificate_file().string(),
         server.certificate_file.string(), server.key_file.string(), ca->certificate_file().string());
+  }
+  // Bookies that take TLS clients with a certificate of the cluster's CA only.
+  std::string bookie_extra_config() override {
+    return fmt::format(
+        "tlsProviderFactoryClass=org.apache.bookkeeper.tls.TLSContextFactory\ntlsCertificatePath={}\n"
+        "tlsKeyStoreType=PEM\ntlsKeyStore={}\ntlsTrustStoreType=PEM\ntlsTrustStore={}\n"
+        "tlsClientAuthentication=true\n",
+        bookie.certificate_file.string(), bookie.key_file.string(), ca->certificate_file().string());
   }
   result<http::reply> https_call(int broker, const std::string& method, const std::string& target,
                                  int max_redirects = 0) {
@@ -40,6 +58,8 @@ class cluster_tls : public cluster {
   }
 
   std::optional<tls::certificate_authority> ca;
+  tls::issued_certificate server;
+  tls::issued_certificate bookie;
 };
 
 TEST_F(cluster_tls, lookups_and_registrations_name_each_brokers_tls_urls) {

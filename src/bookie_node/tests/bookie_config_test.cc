@@ -91,5 +91,42 @@ TEST(bookie_config, the_metadata_store_is_required) {
   EXPECT_THAT(parsed.error().detail(), HasSubstr("metadataServiceUri"));
 }
 
+TEST(bookie_config, tls_keys_fill_its_server_settings) {
+  auto parsed = parse_bookie_config(
+      "zkServers=h:1\ntlsProviderFactoryClass=org.apache.bookkeeper.tls.TLSContextFactory\n"
+      "tlsCertificatePath=/b.pem\ntlsKeyStoreType=PEM\ntlsKeyStore=/b.key\ntlsTrustStoreType=PEM\n"
+      "tlsTrustStore=/ca.pem\ntlsClientAuthentication=true\ntlsCertFilesRefreshDurationSeconds=60\n",
+      "b.conf");
+  ASSERT_TRUE(parsed) << parsed.error();
+  const auto& c = parsed.value().config;
+  EXPECT_TRUE(c.tls_enabled);
+  EXPECT_EQ(c.tls.certificate_file, "/b.pem");
+  EXPECT_EQ(c.tls.key_file, "/b.key");
+  EXPECT_EQ(c.tls.trust_certs_file, "/ca.pem");
+  EXPECT_TRUE(c.tls.require_trusted_client_cert);
+  EXPECT_EQ(c.tls_cert_refresh, std::chrono::seconds(60));
+}
+
+TEST(bookie_config, tls_without_certificate_and_key_is_refused) {
+  auto parsed = parse_bookie_config("zkServers=h:1\ntlsProviderFactoryClass=x\ntlsCertificatePath=/b.pem\n", "b.conf");
+  ASSERT_FALSE(parsed);
+  EXPECT_THAT(parsed.error().detail(), HasSubstr("needs tlsCertificatePath and tlsKeyStore"));
+}
+
+TEST(bookie_config, client_authentication_without_a_trust_store_is_refused) {
+  auto parsed = parse_bookie_config(
+      "zkServers=h:1\ntlsProviderFactoryClass=x\ntlsCertificatePath=/b.pem\ntlsKeyStore=/b.key\n"
+      "tlsClientAuthentication=true\n",
+      "b.conf");
+  ASSERT_FALSE(parsed);
+  EXPECT_THAT(parsed.error().detail(), HasSubstr("tlsClientAuthentication needs tlsTrustStore"));
+}
+
+TEST(bookie_config, a_key_store_other_than_pem_is_refused) {
+  auto parsed = parse_bookie_config("zkServers=h:1\ntlsKeyStoreType=JKS\n", "b.conf");
+  ASSERT_FALSE(parsed);
+  EXPECT_THAT(parsed.error().detail(), HasSubstr("PEM files only"));
+}
+
 }  // namespace
 }  // namespace magnetar::bookie_node

@@ -207,6 +207,11 @@ struct broker_config {
   // tlsAllowInsecureConnection and tlsHostnameVerificationEnabled.
   bool broker_client_tls_enabled = false;
   tls::client_settings broker_client_tls;
+  // TLS to the bookies, as upstream's (bookkeeperTLSClientAuthentication): the broker
+  // presents bookkeeperTLSCertificateFilePath/bookkeeperTLSKeyFilePath and trusts
+  // bookkeeperTLSTrustCertsFilePath (PEM: bookkeeperTLSKeyFileType, bookkeeperTLSTrustCertTypes).
+  bool bookkeeper_tls_enabled = false;
+  tls::client_settings bookkeeper_tls;
 };
 
 }  // namespace magnetar::broker

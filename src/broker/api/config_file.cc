@@ -260,6 +260,18 @@ result<void> set_client_tls_text(broker_config& config, std::string_view value) 
   return success();
 }
 
+template <std::string tls::client_settings::*Field>
+result<void> set_bookkeeper_tls_text(broker_config& config, std::string_view value) {
+  config.bookkeeper_tls.*Field = std::string(value);
+  return success();
+}
+
+// bookkeeperTLSKeyFileType, bookkeeperTLSTrustCertTypes: magnetar reads PEM only.
+result<void> set_pem_only(broker_config&, std::string_view value) {
+  if (value != "PEM") return bad_value(fmt::format("'{}': magnetar reads PEM files only", value));
+  return success();
+}
+
 template <bool tls::client_settings::*Field>
 result<void> set_client_tls_flag(broker_config& config, std::string_view value) {
   MAGNETAR_TRY(flag, parse_bool(value));
@@ -423,6 +435,12 @@ constexpr auto settings = std::to_array<setting>({
     {"brokerClientKeyFilePath", &set_client_tls_text<&tls::client_settings::key_file>},
     {"tlsAllowInsecureConnection", &set_client_tls_flag<&tls::client_settings::allow_insecure_connection>},
     {"tlsHostnameVerificationEnabled", &set_client_tls_flag<&tls::client_settings::hostname_verification>},
+    {"bookkeeperTLSClientAuthentication", &set_bool<&c::bookkeeper_tls_enabled>},
+    {"bookkeeperTLSCertificateFilePath", &set_bookkeeper_tls_text<&tls::client_settings::certificate_file>},
+    {"bookkeeperTLSKeyFilePath", &set_bookkeeper_tls_text<&tls::client_settings::key_file>},
+    {"bookkeeperTLSTrustCertsFilePath", &set_bookkeeper_tls_text<&tls::client_settings::trust_certs_file>},
+    {"bookkeeperTLSKeyFileType", &set_pem_only},
+    {"bookkeeperTLSTrustCertTypes", &set_pem_only},
 });
 
 const setting* find_setting(std::string_view key) {

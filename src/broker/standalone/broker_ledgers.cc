@@ -68,7 +68,9 @@ result<std::unique_ptr<broker_ledgers>> broker_ledgers::open(const broker_config
     MAGNETAR_TRY(io::block_on(shards[0], p.own_store->start()));
     store = p.own_store.get();
   }
-  p.registered = std::make_unique<ledger::registered_bookie_directory>(*store, shards[0].executor());
+  ledger::remote_bookie_options to_bookies;
+  if (config.bookkeeper_tls_enabled) to_bookies.tls = config.bookkeeper_tls;
+  p.registered = std::make_unique<ledger::registered_bookie_directory>(*store, shards[0].executor(), to_bookies);
   MAGNETAR_TRY(io::block_on(shards[0], p.registered->start()));
   const auto writable = p.registered->writable_bookies();
   spdlog::info("ledgers on the bookies registered at {}: {} writable now ({}), E/W/A {}/{}/{}",

@@ -429,5 +429,22 @@ TEST(config_file, the_broker_client_tls_keys_fill_its_client_settings) {
   EXPECT_TRUE(c.broker_client_tls.hostname_verification);
 }
 
+TEST(config_file, the_bookkeeper_tls_keys_fill_the_settings_for_bookies) {
+  auto parsed = parse(
+      "bookkeeperTLSClientAuthentication=true\nbookkeeperTLSKeyFileType=PEM\nbookkeeperTLSTrustCertTypes=PEM\n"
+      "bookkeeperTLSCertificateFilePath=/b.pem\nbookkeeperTLSKeyFilePath=/b.key\n"
+      "bookkeeperTLSTrustCertsFilePath=/ca.pem\n");
+  ASSERT_TRUE(parsed) << parsed.error();
+  const auto& c = parsed.value().config;
+  EXPECT_TRUE(c.bookkeeper_tls_enabled);
+  EXPECT_EQ(c.bookkeeper_tls.certificate_file, "/b.pem");
+  EXPECT_EQ(c.bookkeeper_tls.key_file, "/b.key");
+  EXPECT_EQ(c.bookkeeper_tls.trust_certs_file, "/ca.pem");
+}
+
+TEST(config_file, a_bookkeeper_key_file_type_other_than_pem_is_refused) {
+  EXPECT_THAT(error_of("bookkeeperTLSKeyFileType=JKS\n"), HasSubstr("PEM files only"));
+}
+
 }  // namespace
 }  // namespace magnetar::broker
