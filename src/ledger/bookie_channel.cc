@@ -214,6 +214,8 @@ awaitable<result<void>> bookie_channel::start_tls() {
 
 awaitable<void> bookie_channel::write_loop() {
   while (!_outbox.empty() && _state == state::open) {
+    // A write that fails after its connection was replaced must not close the new one.
+    const auto generation = _generation;
     std::string batch;
     batch.swap(_outbox);
     boost::system::error_code ec;
@@ -223,7 +225,7 @@ awaitable<void> bookie_channel::write_loop() {
       co_await asio::async_write(_socket, asio::buffer(batch), asio::redirect_error(asio::use_awaitable, ec));
     }
     if (ec) {
-      close();
+      if (generation == _generation) close();
       break;
     }
   }
