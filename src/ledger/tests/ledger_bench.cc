@@ -3,9 +3,11 @@
 //   ledger_add_replicated/<bytes>/<in flight>/<E>/<W>/<A>: three bookies of this
 //     process, each on a shard of its own behind its bookie_server on 127.0.0.1,
 //     reached over TCP
+//   ledger_add_replicated_tls/...: the same over mutual TLS (bookkeeperTLS*)
 //   ledger_add_paced/<bytes>/<adds a second>/<E>/<W>/<A>: adds started at a
 //     steady rate for 5 s (E = 0: the embedded bookie), latency counted from
 //     each add's planned start, so a stall shows in every add it delays
+//     (ledger_add_paced_tls: over mutual TLS)
 //   entry_header/<bytes>: what putting the entry header before a payload
 //     costs a writer's add (a copy of the payload)
 // The writer runs on a thread of its own. Counters:
@@ -16,10 +18,12 @@
 #include "base/histogram.h"
 #include "bookie/bookie_server.h"
 #include "io/run_on.h"
+#include "io/temp_directory.h"
 #include "io/timer.h"
 #include "ledger/entry_header.h"
 #include "ledger/remote_bookie_client.h"
 #include "ledger_test_cluster.h"
+#include "tls/test_certificates.h"
 
 #include <sys/resource.h>
 #include <time.h>
@@ -116,18 +120,36 @@ awaitable<void> add_paced(ledger_writer& writer, wire::shared_bytes payload, std
 }
 
 // Three bookies of `cluster`, each behind a bookie_server, as remote bookies
-// whose connections the writer's shard makes.
+// whose connections the writer's shard makes; with `tls`, over mutual TLS with
+// certificates of a throwaway CA.
 class served_bookies {
  public:
-  served_bookies(testing::test_cluster& cluster, io::shard& writer_shard) {
+  served_bookies(testing::test_cluster& cluster, io::shard& writer_shard, bool tls) {
+    std::optional<tls::client_settings> to_bookies;
+    bookie::bookie_server_options options{.bind_address = "127.0.0.1", .port = 0};
+    if (tls) {
+      auto ca = tls::certificate_authority::create(_certificates.path()).value();
+      const auto bookie = ca.issue("bookie", "bookie", {"127.0.0.1"}).value();
+      const auto broker = ca.issue("broker", "broker", {}).value();
+      options.tls = tls::server_context_source::create({.certificate_file = bookie.certificate_file,
+                                                        .key_file = bookie.key_file,
+                                                        .trust_certs_file = ca.certificate_file(),
+                                                        .require_trusted_client_cert = true},
+                                                       std::chrono::seconds(300))
+                        .value();
+      options.require_tls = true;
+      to_bookies = tls::client_settings{.trust_certs_file = ca.certificate_file(),
+                                        .certificate_file = broker.certificate_file,
+                                        .key_file = broker.key_file};
+    }
     for (int i = 0; i < 3; ++i) {
-      _servers.push_back(std::make_unique<bookie::bookie_server>(
-          cluster.bookie_at(i), cluster.bookie_shards(i),
-          bookie::bookie_server_options{.bind_address = "127.0.0.1", .port = 0}));
+      _servers.push_back(
+          std::make_unique<bookie::bookie_server>(cluster.bookie_at(i), cluster.bookie_shards(i), options));
       if (!_servers.back()->start()) std::abort();
       const auto address = fmt::format("127.0.0.1:{}", _servers.back()->port());
-      directory.add(address, std::make_unique<remote_bookie_client>(writer_shard.executor(),
-                                                                    remote_bookie_options{.address = address}));
+      directory.add(address,
+                    std::make_unique<remote_bookie_client>(
+                        writer_shard.executor(), remote_bookie_options{.address = address, .tls = to_bookies}));
     }
   }
   ~served_bookies() {
@@ -136,6 +158,7 @@ class served_bookies {
   static_bookie_directory directory;
 
  private:
+  io::temp_directory _certificates{"ledger-bench-tls"};
   std::vector<std::unique_ptr<bookie::bookie_server>> _servers;
 };
 
@@ -145,14 +168,18 @@ ledger_config quorums_of(benchmark::State& state) {
           .ack_quorum = static_cast<int>(state.range(4))};
 }
 
-// Runs `drive` against a writer on a thread of its own: the embedded bookie
-// when the benchmark's E argument is 0 or absent, else three served bookies.
+enum class bookies { embedded, served, served_over_tls };
+
+// Runs `drive` against a writer on a thread of its own: the embedded bookie, or three
+// served bookies.
 template <class Drive>
-void with_writer(benchmark::State& state, bool replicated, Drive drive) {
+void with_writer(benchmark::State& state, bookies where, Drive drive) {
+  const bool replicated = where != bookies::embedded;
   testing::test_cluster cluster(replicated ? 3 : 1, /*faults=*/false, /*shard_per_bookie=*/replicated);
   io::running_shards writer_shard(1);
   std::unique_ptr<served_bookies> served;
-  if (replicated) served = std::make_unique<served_bookies>(cluster, writer_shard[0]);
+  if (replicated)
+    served = std::make_unique<served_bookies>(cluster, writer_shard[0], where == bookies::served_over_tls);
   ledger_client client(*cluster.store, replicated ? served->directory : *cluster.directory, cluster.clock);
   run_figures figures;
   const double cpu_before = process_cpu_seconds();
@@ -168,19 +195,32 @@ void with_writer(benchmark::State& state, bool replicated, Drive drive) {
 }
 
 void ledger_add(benchmark::State& state) {
-  with_writer(state, false, [&](ledger_writer& writer, run_figures& figures) {
+  with_writer(state, bookies::embedded, [&](ledger_writer& writer, run_figures& figures) {
     return add_in_flight(writer, payload_of(state), state.range(1), figures);
   });
 }
 
 void ledger_add_replicated(benchmark::State& state) {
-  with_writer(state, true, [&](ledger_writer& writer, run_figures& figures) {
+  with_writer(state, bookies::served, [&](ledger_writer& writer, run_figures& figures) {
+    return add_in_flight(writer, payload_of(state), state.range(1), figures);
+  });
+}
+
+void ledger_add_replicated_tls(benchmark::State& state) {
+  with_writer(state, bookies::served_over_tls, [&](ledger_writer& writer, run_figures& figures) {
     return add_in_flight(writer, payload_of(state), state.range(1), figures);
   });
 }
 
 void ledger_add_paced(benchmark::State& state) {
-  with_writer(state, state.range(2) > 0, [&](ledger_writer& writer, run_figures& figures) {
+  with_writer(state, state.range(2) > 0 ? bookies::served : bookies::embedded,
+              [&](ledger_writer& writer, run_figures& figures) {
+                return add_paced(writer, payload_of(state), state.range(1), std::chrono::seconds(5), figures);
+              });
+}
+
+void ledger_add_paced_tls(benchmark::State& state) {
+  with_writer(state, bookies::served_over_tls, [&](ledger_writer& writer, run_figures& figures) {
     return add_paced(writer, payload_of(state), state.range(1), std::chrono::seconds(5), figures);
   });
 }
@@ -214,11 +254,25 @@ BENCHMARK(ledger_add_replicated)
     ->Iterations(1)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
+BENCHMARK(ledger_add_replicated_tls)
+    ->ArgNames({"bytes", "inflight", "E", "W", "A"})
+    ->Args({100, 1000, 3, 3, 2})
+    ->Args({1024, 1000, 3, 3, 2})
+    ->Args({100, 1, 3, 3, 2})
+    ->Iterations(1)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(ledger_add_paced)
     ->ArgNames({"bytes", "rate", "E", "W", "A"})
     ->Args({100, 30'000, 0, 0, 0})
     ->Args({100, 30'000, 3, 3, 2})
     ->Args({100, 30'000, 2, 2, 2})
+    ->Iterations(1)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(ledger_add_paced_tls)
+    ->ArgNames({"bytes", "rate", "E", "W", "A"})
+    ->Args({100, 30'000, 3, 3, 2})
     ->Iterations(1)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
