@@ -242,6 +242,7 @@ awaitable<result<void>> managed_ledger::flush_cursors() {
 
 void managed_ledger::start_background() {
   _tick_timer = std::make_unique<io::timer>(_executor, _clock);
+  _retry_timer = std::make_unique<io::timer>(_executor, _clock);
   auto pass = _gate.enter();
   MAGNETAR_ASSERT(pass.has_value(), "a new managed ledger's gate is open");
   _background_started = true;
@@ -282,6 +283,7 @@ awaitable<void> managed_ledger::stop_background() {
   if (!_background_started || _gate.is_closed()) co_return;
   _stopping = true;
   _tick_timer->cancel();
+  _retry_timer->cancel();
   co_await _gate.close();
   co_await wait_adds_drained();
 }

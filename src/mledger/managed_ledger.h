@@ -94,6 +94,9 @@ struct managed_ledger_stats {
   std::uint64_t reads_joined = 0;
   std::uint64_t bytes_read = 0;
   std::uint64_t rollovers = 0;
+  // Rollovers that waited before creating a ledger, after ledgers that failed before
+  // taking any entry (bookies refusing writes).
+  std::uint64_t delayed_rollovers = 0;
   std::uint64_t ledgers_trimmed = 0;
   entry_cache_stats cache;
 };
@@ -220,6 +223,8 @@ class managed_ledger {
   bool current_ledger_full() const;
   void start_rollover();
   awaitable<void> rollover(std::shared_ptr<io::gate::pass> held);
+  // How long a rollover waits before creating the next ledger, after barren ones.
+  base::clock::duration retry_delay() const;
   awaitable<result<void>> close_current_ledger();
   awaitable<result<void>> create_ledger();
   void fail_pending(const error& e);
@@ -281,6 +286,10 @@ class managed_ledger {
   std::shared_ptr<io::oneshot_signal> _adds_drained;
   std::shared_ptr<io::oneshot_signal> _pending_empty;
   bool _rolling = false;
+  // Ledgers that failed in a row before any entry was confirmed in them: the bookies take
+  // no writes now, so each next ledger waits longer (retry_delay) rather than churning
+  // the metadata store with a ledger every few milliseconds.
+  unsigned _barren_ledgers = 0;
   // terminate() began: adds are refused from then on.
   bool _terminating = false;
   // The last position, once the last ledger is closed for termination; every metadata
@@ -296,6 +305,7 @@ class managed_ledger {
 
   io::gate _gate;
   std::unique_ptr<io::timer> _tick_timer;
+  std::unique_ptr<io::timer> _retry_timer;  // a rollover's wait after barren ledgers
   bool _background_started = false;
   bool _stopping = false;
   bool _trim_wanted = false;

@@ -121,11 +121,15 @@ void managed_ledger::on_add_done(const std::shared_ptr<pending_add>& op, ledger_
     } else if (!_rolling) {
       spdlog::warn("managed ledger {}: ledger {} failed ({}); re-sending to a new ledger", _name, ledger,
                    added.error());
+      if (const auto it = _ledger_list.find(ledger); it != _ledger_list.end() && it->second.entries == 0) {
+        ++_barren_ledgers;
+      }
       start_rollover();
     }
     return;
   }
   MAGNETAR_ASSERT(!_pending.empty() && _pending.front() == op, "managed ledger {}: adds completed out of order", _name);
+  _barren_ledgers = 0;
   const position pos(ledger, added.value());
   auto& info = _ledger_list[ledger];
   info.entries = static_cast<std::uint64_t>(added.value().value() + 1);
@@ -146,6 +150,14 @@ void managed_ledger::start_rollover() {
 
 awaitable<void> managed_ledger::rollover(std::shared_ptr<io::gate::pass> held) {
   (void)held;  // holds the gate open while this runs
+  // Before the metadata lock: cursors and trims go on meanwhile; adds queue (_rolling).
+  if (const auto delay = retry_delay(); delay > base::clock::duration::zero() && _retry_timer) {
+    spdlog::warn("managed ledger {}: {} ledgers in a row failed before taking an entry; the next in {} ms", _name,
+                 _barren_ledgers, std::chrono::duration_cast<std::chrono::milliseconds>(delay).count());
+    ++_counters.delayed_rollovers;
+    const bool waited = co_await _retry_timer->wait_for(delay);
+    (void)waited;  // false when stopping, which the code below checks
+  }
   auto guard = co_await _metadata_lock.acquire();
   co_await wait_adds_drained();
   if (_writer) {
@@ -174,6 +186,14 @@ awaitable<void> managed_ledger::rollover(std::shared_ptr<io::gate::pass> held) {
   ++_counters.rollovers;
   _rolling = false;
   send_queued();
+}
+
+base::clock::duration managed_ledger::retry_delay() const {
+  // The first barren ledger is retried at once (a bookie that just went away is replaced
+  // by the next ensemble); then 100 ms, doubling up to 5 s.
+  if (_barren_ledgers < 2) return base::clock::duration::zero();
+  const auto doublings = std::min(_barren_ledgers - 2, 6u);
+  return std::min<base::clock::duration>(std::chrono::milliseconds(100) * (1u << doublings), std::chrono::seconds(5));
 }
 
 awaitable<result<void>> managed_ledger::close_current_ledger() {

@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <optional>
 
 namespace magnetar::mledger {
@@ -454,6 +455,35 @@ TEST(managed_ledger, setting_a_property_after_close_fails_as_closed) {
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error(), errc::closed);
   EXPECT_TRUE(ml->properties().empty());
+}
+
+TEST(managed_ledger, ledgers_failing_before_any_entry_are_replaced_later_and_later) {
+  test_cluster c;
+  auto ml = c.open("t");
+  add_entries(c, *ml, 1);
+  c.fs.fail_syncs(true);  // the bookie's journal fails for good: it refuses every add
+  std::atomic<bool> finished = false;
+  std::optional<result<position>> outcome;
+  io::spawn(c.shards[0].executor(), [&]() -> awaitable<void> {
+    outcome = co_await ml->add_entry(bytes_of("late"));
+    finished = true;
+  });
+  // The ledger that held an entry and the first barren one are replaced at once; the
+  // second barren one waits 100 ms of the (manual) clock, the third 200 ms.
+  ASSERT_TRUE(eventually(c, [&] { return ml->stats().delayed_rollovers == 1; }));
+  EXPECT_EQ(ml->stats().rollovers, 2u);
+  c.clock.advance(std::chrono::milliseconds(100));
+  ASSERT_TRUE(eventually(c, [&] { return ml->stats().delayed_rollovers == 2; }));
+  EXPECT_EQ(ml->stats().rollovers, 3u);
+  c.clock.advance(std::chrono::milliseconds(199));
+  EXPECT_EQ(ml->stats().rollovers, 3u);
+  // Stopping doesn't wait the delay out: the queued add fails.
+  c.run(ml->abandon());
+  ASSERT_TRUE(eventually(c, [&] { return finished.load(); }));
+  ASSERT_TRUE(outcome.has_value());
+  EXPECT_FALSE(*outcome);
+  EXPECT_EQ(ml->stats().rollovers, 3u);
+  c.fs.fail_syncs(false);
 }
 
 }  // namespace
