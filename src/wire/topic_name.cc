@@ -39,7 +39,9 @@ int partition_index(std::string_view local) {
 }  // namespace
 
 bool is_valid_name_part(std::string_view part) {
-  if (part.empty()) return false;
+  // "." and ".." pass upstream's pattern, but as a component of a metadata path they
+  // would name another node (ZooKeeper refuses them too).
+  if (part.empty() || part == "." || part == "..") return false;
   return std::all_of(part.begin(), part.end(), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '=' || c == ':' || c == '.' || c == '_';
   });
@@ -83,6 +85,10 @@ result<topic_name> topic_name::parse(std::string_view name) {
   if (!is_valid_name_part(out._tenant)) return invalid("the tenant may hold only letters, digits and -=:._");
   if (!is_valid_name_part(out._namespace)) return invalid("the namespace may hold only letters, digits and -=:._");
   if (out._local.empty()) return invalid("the topic's local name is empty");
+  // The local name becomes part of a metadata path: no "." or ".." component in it.
+  for (const auto piece : split(out._local, '/')) {
+    if (piece == "." || piece == "..") return invalid("the topic's local name may not hold a '.' or '..' component");
+  }
   if (!out.is_segment() && !out.is_scalable()) out._partition = partition_index(out._local);
   return out;
 }

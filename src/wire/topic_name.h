@@ -58,7 +58,8 @@ class topic_name {
   int _partition = -1;
 };
 
-// Tenant, namespace and cluster names: letters, digits and -=:._ (upstream's rule).
+// Tenant, namespace and cluster names: letters, digits and -=:._ (upstream's rule),
+// except "." and "..".
 bool is_valid_name_part(std::string_view part);
 
 // A scalable topic's segment, as upstream names it: "<start>-<end>-<id>", the hash range

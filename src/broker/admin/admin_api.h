@@ -19,6 +19,7 @@
 
 #include "auth/authorization.h"
 #include "broker/admin/http_types.h"
+#include "broker/admin/request_names.h"
 #include "broker/admin/router.h"
 #include "broker/api/advertised_listeners.h"
 #include "broker/api/cluster_admin.h"
@@ -194,14 +195,7 @@ class admin_api {
 
 // Shared by the handler files.
 namespace detail {
-// "persistent://{tenant}/{namespace}/{topic}" from the path (non-persistent:// under
-// /admin/v2/non-persistent/), or the 412 to answer.
-result<wire::topic_name> topic_from(const incoming_request& request);
-// "{tenant}/{namespace}" from the path.
-std::string namespace_from(const incoming_request& request);
 http_response not_ready();
-// The 412 Pulsar answers first for a bad {tenant} or {namespace} in the path.
-std::optional<http_response> invalid_names(const incoming_request& request);
 }  // namespace detail
 
 }  // namespace magnetar::broker::admin

@@ -82,6 +82,13 @@ TEST(TopicName, MalformedNamesAreRefused) {
   }
 }
 
+TEST(TopicName, DotAndDotDotAreRefusedAsAnyPart) {
+  for (auto bad : {"persistent://../ns/t", "persistent://t/../x", "persistent://t/ns/..", "persistent://./ns/t",
+                   "persistent://t/ns/.", "segment://t/ns/../0000-ffff-1", "segment://t/ns/x/.."}) {
+    EXPECT_FALSE(topic_name::parse(bad)) << bad;
+  }
+}
+
 TEST(TopicName, SegmentNameIsTheScalableTopicsPathAndItsDescriptor) {
   EXPECT_EQ(segment_topic_name("topic://public/default/orders", 0x8000, 0xffff, 12),
             "segment://public/default/orders/8000-ffff-12");

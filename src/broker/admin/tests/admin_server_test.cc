@@ -115,6 +115,18 @@ TEST_F(admin_server_test, invalid_tenant_name_is_412) {
   EXPECT_EQ(call("PUT", "/admin/v2/tenants/bad%20name").status, 412);
 }
 
+TEST_F(admin_server_test, names_that_would_climb_the_metadata_tree_are_412) {
+  for (const char* target : {"/admin/v2/tenants/..", "/admin/v2/tenants/%2E%2E", "/admin/v2/tenants/.",
+                             "/admin/v2/tenants/a%2F..%2Fb", "/admin/v2/namespaces/public/..",
+                             "/admin/v2/namespaces/public/%2e%2e", "/admin/v2/persistent/public/default/..",
+                             "/admin/v2/persistent/public/../t", "/admin/v2/persistent/../default/t"}) {
+    EXPECT_EQ(call("PUT", target).status, 412) << target;
+  }
+  auto tenants = call("GET", "/admin/v2/tenants");
+  ASSERT_EQ(tenants.status, 200);
+  EXPECT_EQ(body_of(tenants), json::parse(R"(["public"])"));
+}
+
 TEST_F(admin_server_test, missing_tenant_is_404_with_pulsars_reason) {
   auto r = call("GET", "/admin/v2/tenants/ghost");
   EXPECT_EQ(r.status, 404);
