@@ -17,6 +17,7 @@
 #pragma once
 
 #include "base/result.h"
+#include "http/limits.h"
 #include "http/message.h"
 #include "io/asio.h"
 #include "io/gate.h"
@@ -37,8 +38,8 @@ class http_server {
   struct options {
     std::string address = "0.0.0.0";
     std::uint16_t port = 8080;  // 0: any free port
-    std::size_t max_body_bytes = 5 * 1024 * 1024;
-    std::size_t max_header_bytes = 64 * 1024;
+    std::size_t max_body_bytes = default_max_body_bytes;
+    std::size_t max_header_bytes = default_max_header_bytes;
     std::chrono::seconds idle_timeout{60};  // an idle keep-alive connection is closed after it
     std::string server_name = "magnetar";
     // HTTPS (webServicePortTls): each connection's TLS handshake with the source's current

@@ -15,6 +15,7 @@
 #pragma once
 
 #include "broker/admin/http_types.h"
+#include "broker/admin/request_path.h"
 #include "io/asio.h"
 
 #include <functional>
@@ -56,8 +57,7 @@ class router {
  private:
   struct route {
     std::string method;
-    std::vector<std::string> segments;  // "{name}" marks a parameter
-    int literals = 0;
+    path_pattern pattern;
     access who = access::anyone;
     handler fn;
   };
@@ -66,12 +66,5 @@ class router {
   std::vector<route> _routes;
   access_guard _guard;
 };
-
-// Percent-decodes `text` ('+' stays '+': it is a path, not a form); nullopt on a bad escape.
-std::optional<std::string> percent_decode(std::string_view text);
-// "a=1&b=x%20y&flag" -> {a: 1, b: "x y", flag: ""}; nullopt on a bad escape.
-std::optional<std::map<std::string, std::string>> parse_query(std::string_view query);
-// "/a/b%2Fc/" -> {"a", "b/c"}: segments split on '/' then decoded; empty segments dropped.
-std::optional<std::vector<std::string>> split_path(std::string_view path);
 
 }  // namespace magnetar::broker::admin
