@@ -49,6 +49,9 @@ class frame_decoder {
   // Bytes received and not yet returned as frames.
   std::size_t buffered() const { return _end - _begin; }
   std::size_t max_frame_size() const { return _max_frame_size; }
+  // A new limit for the frames not yet returned (a connection raises it once the peer
+  // has authenticated).
+  void set_max_frame_size(std::size_t bytes) { _max_frame_size = bytes; }
   bool failed() const { return _failure.has_value(); }
 
  private:

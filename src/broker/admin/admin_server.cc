@@ -76,7 +76,7 @@ result<void> admin_server::start() {
     auto source = tls::server_context_source::create(_config.tls, _config.tls_cert_refresh_check);
     if (!source) return fail(errc::invalid_request, fmt::format("webServicePortTls: {}", source.error().detail()));
     options.tls = std::move(source).value();
-    options.handshake_timeout = _config.tls_handshake_timeout;
+    options.handshake_timeout = _config.handshake_timeout;
     _tls_server = std::make_unique<http_server>(_shard, std::move(options), handler);
     MAGNETAR_TRY(_tls_server->start());
   }

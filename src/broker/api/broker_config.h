@@ -52,10 +52,12 @@ struct broker_config {
   // How often the files of `tls` are checked for a renewal that new connections then get
   // (tlsCertRefreshCheckDurationSec; 0: at every new connection).
   std::chrono::seconds tls_cert_refresh_check{300};
-  // How long a client of a TLS port (binary protocol or HTTPS) has to complete its
-  // handshake before the connection is closed: a slowloris bound. Not an upstream key
-  // (upstream leaves it to Netty's and Jetty's idle timeouts); tests shorten it.
-  std::chrono::seconds tls_handshake_timeout{10};
+  // How long a client has from its TCP connect to the end of its handshake before the
+  // connection is closed: the TLS handshake of a TLS port (binary protocol or HTTPS) and,
+  // on the binary protocol, CONNECT answered by CONNECTED (authentication included). A
+  // slowloris bound. Not an upstream key (upstream leaves it to Netty's and Jetty's idle
+  // timeouts); tests shorten it.
+  std::chrono::seconds handshake_timeout{10};
   std::size_t max_message_size = 5 * 1024 * 1024;                  // maxMessageSize: the largest frame taken
   bool allow_auto_topic_creation = true;                           // allowAutoTopicCreation
   std::string allow_auto_topic_creation_type = "non-partitioned";  // allowAutoTopicCreationType

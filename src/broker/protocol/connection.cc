@@ -27,6 +27,9 @@ namespace {
 
 // Upstream leaves room for the command and metadata beyond maxMessageSize.
 constexpr std::size_t frame_padding = 10 * 1024;
+// The largest frame taken before CONNECTED: a CONNECT with a token or an AUTH_RESPONSE
+// is a few KiB.
+constexpr std::size_t connect_frame_limit = 64 * 1024;
 
 std::string now_iso8601() {
   const auto now = std::chrono::system_clock::now();
@@ -44,9 +47,10 @@ connection::connection(broker_context& broker, io::shard& shard, asio::ip::tcp::
       _tls_context(std::move(tls)),
       _id(id),
       _connected_since(now_iso8601()),
-      _decoder(broker.config().max_message_size + frame_padding),
+      _decoder(connect_frame_limit),
       _writer_wake(shard.executor(), asio::steady_timer::time_point::max()),
       _keep_alive_timer(shard.executor()),
+      _handshake_deadline(shard.executor()),
       _auth_refresh_timer(shard.executor()),
       _reader_wake(shard.executor(), asio::steady_timer::time_point::max()) {
   boost::system::error_code ec;
@@ -61,6 +65,13 @@ const broker_config& connection::config() const { return _broker.config(); }
 
 void connection::start() {
   auto self = shared_from_this();
+  _handshake_deadline.expires_after(config().handshake_timeout);
+  _handshake_deadline.async_wait([self](boost::system::error_code ec) {
+    if (ec || self->_connected || self->is_closed()) return;
+    spdlog::info("connection {} ({}): no CONNECTED within {} s of connecting: closing", self->_id,
+                 self->_remote_address, self->config().handshake_timeout.count());
+    self->close();
+  });
   io::spawn(_shard.executor(), [self] { return self->read_loop(); });
   io::spawn(_shard.executor(), [self] { return self->write_loop(); });
   io::spawn(_shard.executor(), [self] { return self->keep_alive_loop(); });
@@ -79,6 +90,7 @@ void connection::close() {
     }
     self->_writer_wake.cancel();
     self->_keep_alive_timer.cancel();
+    self->_handshake_deadline.cancel();
     self->_auth_refresh_timer.cancel();
     self->_reader_wake.cancel();
   });
@@ -92,6 +104,8 @@ void connection::set_principal(auth::principal who, bool supports_auth_refresh) 
 
 void connection::set_connected(std::string client_version, int protocol_version) {
   _connected = true;
+  _handshake_deadline.cancel();
+  _decoder.set_max_frame_size(config().max_message_size + frame_padding);
   _client_version = std::move(client_version);
   _protocol_version = protocol_version;
 }
@@ -100,15 +114,10 @@ void connection::set_connected(std::string client_version, int protocol_version)
 // Reading
 
 awaitable<bool> connection::tls_handshake() {
-  asio::steady_timer deadline(_shard.executor(), _broker.config().tls_handshake_timeout);
-  auto done = std::make_shared<bool>(false);
-  deadline.async_wait([self = shared_from_this(), done](boost::system::error_code ec) {
-    if (!ec && !*done) self->close();  // a client that never finishes may not hold the socket
-  });
+  // Bounded by the handshake deadline that start() set: a client that never finishes
+  // doesn't hold the socket.
   boost::system::error_code ec;
   co_await _tls->async_handshake(tls::ssl::stream_base::server, asio::redirect_error(asio::use_awaitable, ec));
-  *done = true;
-  deadline.cancel();
   if (ec) {
     spdlog::info("connection {} ({}): TLS handshake failed: {}", _id, _remote_address, ec.message());
     co_return false;

@@ -15,10 +15,13 @@
 // wake-up per group was a third of the broker's context switches. What the socket
 // doesn't take at once goes to the writer coroutine on the connection's shard.
 //
-// Over TLS (brokerServicePortTls) the read loop first completes the handshake (within
-// the config's tls_handshake_timeout, or the connection closes), and every write goes through the
-// writer coroutine on the connection's shard: an SSL object can't be written from
-// another shard while its own reads, so TLS connections skip write_direct.
+// A client has the config's handshake_timeout from its TCP connect to CONNECTED (the TLS
+// handshake included), or the connection closes; until CONNECTED its frames may not
+// exceed connect_frame_limit, so that a peer nobody authenticated can't make the broker
+// hold a buffer of maxMessageSize. Over TLS (brokerServicePortTls) the read loop first
+// completes the handshake, and every write goes through the writer coroutine on the
+// connection's shard: an SSL object can't be written from another shard while its own
+// reads, so TLS connections skip write_direct.
 //
 // With authentication, CONNECT's credentials name the connection's principal; expired
 // ones are refreshed through AUTH_CHALLENGE (auth_refresh_loop).
@@ -186,6 +189,7 @@ class connection final : public client_channel, public std::enable_shared_from_t
   bool _socket_closed = false;
   asio::steady_timer _writer_wake;
   asio::steady_timer _keep_alive_timer;
+  asio::steady_timer _handshake_deadline;  // from start() to CONNECTED
   asio::steady_timer _auth_refresh_timer;
 
   std::atomic<std::int64_t> _pending_publishes{0};

@@ -39,6 +39,42 @@ TEST_F(connection_test, CommandBeforeConnectClosesTheConnection) {
   EXPECT_TRUE(client.closed_by_peer());
 }
 
+TEST_F(connection_test, ClientWithoutConnectIsClosedAtTheHandshakeTimeout) {
+  server.reset();
+  config.handshake_timeout = std::chrono::seconds(1);
+  start();
+  raw_client silent(server->broker_port());
+  auto encoded = wire::encode_command([] {
+    proto::BaseCommand connect;
+    connect.set_type(proto::BaseCommand::CONNECT);
+    connect.mutable_connect()->set_client_version("slow");
+    connect.mutable_connect()->set_protocol_version(21);
+    return connect;
+  }());
+  encoded.resize(encoded.size() - 1);  // all of a CONNECT but its last byte, then nothing
+  silent.write(encoded);
+  // Keep-alive would take a minute: the handshake bound closes it.
+  EXPECT_TRUE(silent.closed_by_peer(std::chrono::seconds(20)));
+  // A client that connects in time is served.
+  auto prompt = connected_client();
+  proto::BaseCommand ping;
+  ping.set_type(proto::BaseCommand::PING);
+  ping.mutable_ping();
+  prompt->send(ping);
+  prompt->expect(proto::BaseCommand::PONG);
+}
+
+TEST_F(connection_test, FrameOverTheConnectLimitBeforeConnectedClosesTheConnection) {
+  raw_client client(server->broker_port());
+  // A frame that declares 1 MiB (under maxMessageSize) before any CONNECT: refused
+  // without the broker making room for it.
+  std::vector<std::byte> header(8);
+  wire::store_be32(header.data(), 1024 * 1024);
+  wire::store_be32(header.data() + 4, 1024 * 1024 - 4);
+  client.write(header);
+  EXPECT_TRUE(client.closed_by_peer());
+}
+
 TEST_F(connection_test, PingIsAnsweredWithPong) {
   auto client = connected_client();
   proto::BaseCommand ping;

@@ -201,7 +201,7 @@ TEST_F(tls_reload_client_test, a_renewed_certificate_reaches_new_connections_and
 
 class tls_handshake_timeout_test : public tls_client_test {
  protected:
-  tls_handshake_timeout_test() { broker.tls_handshake_timeout = 1s; }
+  tls_handshake_timeout_test() { broker.handshake_timeout = 1s; }
 };
 
 TEST_F(tls_handshake_timeout_test, a_client_that_never_completes_its_handshake_is_dropped) {
