@@ -35,6 +35,8 @@ struct admin_args {
   std::vector<std::string> clusters;    // namespaces set-clusters
   std::string service_url;              // clusters create / update: --url, --broker-url
   std::string broker_service_url;
+  std::string service_url_tls;  // --url-secure, --broker-url-secure
+  std::string broker_service_url_tls;
   std::string bundle;                // namespaces unload / split-bundle: "0x..._0x..."
   bool unload = false;               // namespaces split-bundle
   std::string role;                  // grant-permission / revoke-permission
@@ -278,6 +280,13 @@ void add_clusters(admin_command::state& s, CLI::App& admin) {
                          json data = json::object();
                          if (!args.service_url.empty()) data["serviceUrl"] = args.service_url;
                          if (!args.broker_service_url.empty()) data["brokerServiceUrl"] = args.broker_service_url;
+                         if (!args.service_url_tls.empty()) data["serviceUrlTls"] = args.service_url_tls;
+                         if (!args.broker_service_url_tls.empty()) {
+                           data["brokerServiceUrlTls"] = args.broker_service_url_tls;
+                         }
+                         if (!data.contains("brokerServiceUrl") && !data.contains("brokerServiceUrlTls")) {
+                           return fail(base::errc::invalid_argument, "--broker-url or --broker-url-secure is required");
+                         }
                          body = data.dump();
                        }
                        return request(url, method, "/admin/v2/clusters/" + cluster, kind, body);
@@ -285,8 +294,11 @@ void add_clusters(admin_command::state& s, CLI::App& admin) {
     add_target(sub, a, "cluster", "Cluster name");
     if (urls) {
       sub->add_option("--url", a.service_url, "The cluster's web service URL: http://host:port");
-      sub->add_option("--broker-url", a.broker_service_url, "The cluster's broker service URL: pulsar://host:port")
-          ->required();
+      sub->add_option("--broker-url", a.broker_service_url, "The cluster's broker service URL: pulsar://host:port");
+      sub->add_option("--url-secure", a.service_url_tls, "The cluster's web service URL over TLS: https://host:port");
+      sub->add_option("--broker-url-secure", a.broker_service_url_tls,
+                      "The cluster's broker service URL over TLS: pulsar+ssl://host:port (replication with "
+                      "brokerClientTlsEnabled dials it)");
     }
   };
   cluster_verb("get", "Show a cluster's URLs", "GET", output::json, false);

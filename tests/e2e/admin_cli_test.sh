@@ -51,6 +51,10 @@ remote=remote-$$-$RANDOM
 expect cluster_create 0 '' -- clusters create "$remote" --url http://127.0.0.1:1 --broker-url pulsar://127.0.0.1:1
 expect cluster_get 0 'pulsar://127.0.0.1:1' -- clusters get "$remote"
 expect cluster_create_twice_is_a_conflict 1 '\(HTTP 409\)' -- clusters create "$remote" --broker-url pulsar://127.0.0.1:2
+expect cluster_update_with_tls_urls 0 '' -- clusters update "$remote" --url-secure https://127.0.0.1:1 \
+  --broker-url-secure pulsar+ssl://127.0.0.1:1
+expect cluster_get_names_the_tls_url 0 'pulsar\+ssl://127.0.0.1:1' -- clusters get "$remote"
+expect cluster_update_without_a_broker_url 1 'broker-url' -- clusters update "$remote" --url http://127.0.0.1:1
 expect set_clusters_not_allowed_by_the_tenant 1 '\(HTTP 403\)' -- namespaces set-clusters "$ns" -c "standalone,$remote"
 expect tenant_update_allows_the_cluster 0 '' -- tenants update "$tenant" -c "standalone,$remote"
 expect set_clusters_of_an_unknown_cluster 1 '\(HTTP 403\)' -- namespaces set-clusters "$ns" -c standalone,nowhere

@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 
 namespace magnetar::broker::admin {
 
@@ -23,17 +24,23 @@ using nlohmann::json;
 
 namespace {
 
-// ClusterData needs at least one URL to reach the cluster by.
+constexpr std::array<const char*, 4> cluster_url_keys{"serviceUrl", "brokerServiceUrl", "serviceUrlTls",
+                                                      "brokerServiceUrlTls"};
+
+// ClusterData needs at least one URL to reach the cluster by (a TLS-only cluster has only
+// the Tls ones).
 result<json> cluster_data_from(const incoming_request& request) {
   MAGNETAR_TRY(body, parse_json(request.body));
   if (!body.is_object()) return fail(errc::invalid_request, "ClusterData must be a JSON object");
-  for (const char* key : {"serviceUrl", "brokerServiceUrl", "serviceUrlTls", "brokerServiceUrlTls"}) {
+  for (const char* key : cluster_url_keys) {
     if (body.contains(key) && !body[key].is_string()) {
       return fail(errc::invalid_request, fmt::format("{} must be a string", key));
     }
   }
-  if (body.value("brokerServiceUrl", "").empty() && body.value("serviceUrl", "").empty()) {
-    return fail(errc::invalid_request, "ClusterData needs serviceUrl or brokerServiceUrl");
+  const bool reachable =
+      std::ranges::any_of(cluster_url_keys, [&](const char* key) { return !body.value(key, "").empty(); });
+  if (!reachable) {
+    return fail(errc::invalid_request, "ClusterData needs serviceUrl, brokerServiceUrl or their Tls twins");
   }
   return body;
 }

@@ -64,6 +64,21 @@ TEST_F(admin_server_test, unknown_cluster_is_404) {
   EXPECT_EQ(body_of(r), json::parse(R"({"reason":"Cluster does not exist"})"));
 }
 
+TEST_F(admin_server_test, a_cluster_reached_only_over_tls_is_created_with_its_tls_urls) {
+  const json data{{"serviceUrlTls", "https://east:8443"}, {"brokerServiceUrlTls", "pulsar+ssl://east:6651"}};
+  EXPECT_EQ(call("PUT", "/admin/v2/clusters/east", data.dump()).status, 204);
+  auto r = call("GET", "/admin/v2/clusters/east");
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(body_of(r)["brokerServiceUrlTls"], "pulsar+ssl://east:6651");
+}
+
+TEST_F(admin_server_test, a_cluster_without_any_url_is_refused) {
+  auto r = call("PUT", "/admin/v2/clusters/east", R"({"serviceUrl":""})");
+  EXPECT_EQ(r.status, 400);
+  EXPECT_THAT(r.body, HasSubstr("ClusterData needs"));
+  EXPECT_EQ(call("GET", "/admin/v2/clusters/east").status, 404);
+}
+
 TEST_F(admin_server_test, lists_the_registered_bookies_writable_and_read_only) {
   ASSERT_TRUE(run(store->put("/ledgers/available/10.0.0.1:3181", "{}", -1)));
   ASSERT_TRUE(run(store->put("/ledgers/available/readonly/10.0.0.2:3181", "{}", -1)));
