@@ -12,12 +12,8 @@ namespace magnetar::broker::cluster {
 using nlohmann::json;
 
 cluster_control::cluster_control(meta::store& store, bundle_ownership& ownership, io::blocking_pool& pool,
-                                 std::string authorization, std::optional<tls::client_settings> tls)
-    : _store(store),
-      _ownership(ownership),
-      _pool(pool),
-      _authorization(std::move(authorization)),
-      _tls(std::move(tls)) {}
+                                 auth::client_credentials credentials, std::optional<tls::client_settings> tls)
+    : _store(store), _ownership(ownership), _pool(pool), _credentials(std::move(credentials)), _tls(std::move(tls)) {}
 
 bool cluster_control::is_self(const lookup_target& target) const {
   const auto& self = _ownership.self();
@@ -30,9 +26,14 @@ std::string cluster_control::admin_url_of(const std::string& http_url, const std
   return http_url;
 }
 
-http::call_options cluster_control::call_options(std::string server_name) const {
+result<http::call_options> cluster_control::call_options(std::string server_name) const {
   http::call_options options{.server_name = std::move(server_name)};
-  options.authorization = _authorization;
+  auto authorization = _credentials.http_authorization();
+  if (!authorization) {
+    return fail(errc::service_not_ready,
+                fmt::format("brokerClientAuthenticationParameters: {}", authorization.error().detail()));
+  }
+  options.authorization = std::move(authorization).value();
   if (_tls) options.tls = *_tls;
   return options;
 }
@@ -65,7 +66,10 @@ awaitable<result<void>> cluster_control::unload_bundle(std::string namespace_nam
   const auto owner_url = admin_url_of(owner.http_url, owner.http_url_tls);
   MAGNETAR_CO_TRY(where, http::url::parse(owner_url));
   const auto path = fmt::format("/admin/v2/namespaces/{}/{}/unload", namespace_name, bundle);
-  auto reply = co_await _pool.run([&] { return http::call(where, "PUT", path, {}, call_options("the owner")); });
+  auto reply = co_await _pool.run([&]() -> result<http::reply> {
+    MAGNETAR_TRY(options, call_options("the owner"));
+    return http::call(where, "PUT", path, {}, options);
+  });
   if (!reply) co_return fail(errc::service_not_ready, reply.error().detail());
   if (reply.value().status != 204) {
     co_return fail(errc::service_not_ready, fmt::format("{} answered {} to PUT {}: {}", owner_url, reply.value().status,
@@ -94,8 +98,8 @@ awaitable<result<cluster_leader>> cluster_control::leader() {
 
 awaitable<result<admin_reply>> cluster_control::call_admin(std::string method, std::string target, std::string body) {
   MAGNETAR_CO_TRY(self, http::url::parse(admin_url_of(_ownership.self().http_url, _ownership.self().http_url_tls)));
-  auto reply = co_await _pool.run([&] {
-    auto options = call_options("the admin API");
+  auto reply = co_await _pool.run([&]() -> result<http::reply> {
+    MAGNETAR_TRY(options, call_options("the admin API"));
     options.max_redirects = 3;
     return http::call(self, method, target, body, options);
   });

@@ -5,6 +5,7 @@
 // Threading: any shard; the HTTP call runs on the blocking pool.
 #pragma once
 
+#include "auth/client_credentials.h"
 #include "broker/api/cluster_admin.h"
 #include "broker/cluster/bundle_ownership.h"
 #include "http/client.h"
@@ -18,11 +19,12 @@ namespace magnetar::broker::cluster {
 
 class cluster_control final : public cluster_admin {
  public:
-  // `authorization`: the Authorization header of its calls to brokers' admin APIs (this
-  // broker's own credentials, "Bearer <token>"; empty for none). With `tls` those calls
-  // go to the brokers' https:// URLs (brokerClientTlsEnabled), trusting as it says.
+  // `credentials`: what its calls to brokers' admin APIs present (this broker's own,
+  // brokerClientAuthenticationPlugin/Parameters), read at every call so that a rotated
+  // token file is picked up. With `tls` those calls go to the brokers' https:// URLs
+  // (brokerClientTlsEnabled), trusting as it says.
   cluster_control(meta::store& store, bundle_ownership& ownership, io::blocking_pool& pool,
-                  std::string authorization = {}, std::optional<tls::client_settings> tls = std::nullopt);
+                  auth::client_credentials credentials = {}, std::optional<tls::client_settings> tls = std::nullopt);
 
   bool is_self(const lookup_target& target) const override;
   awaitable<result<nlohmann::json>> bundles(std::string namespace_name) override;
@@ -40,12 +42,13 @@ class cluster_control final : public cluster_admin {
   // The admin URL to call a broker at: https with brokerClientTlsEnabled (when it has
   // one), else http; whichever it has when it has one only.
   std::string admin_url_of(const std::string& http_url, const std::string& http_url_tls) const;
-  http::call_options call_options(std::string server_name) const;
+  // With the credentials' Authorization header (reads a token file: on the blocking pool).
+  result<http::call_options> call_options(std::string server_name) const;
 
   meta::store& _store;
   bundle_ownership& _ownership;
   io::blocking_pool& _pool;
-  const std::string _authorization;
+  const auth::client_credentials _credentials;
   const std::optional<tls::client_settings> _tls;
 };
 

@@ -99,18 +99,18 @@ result<void> broker_node::start() {
   MAGNETAR_TRY(p.broker->start());
   p.admin = std::make_unique<admin::admin_server>(_config, *p.store, p.configuration_store(), &p.broker->topics(),
                                                   p.shard_set[0]);
-  std::string authorization;
+  auth::client_credentials credentials;
   if (!_config.broker_client_auth_plugin.empty() || !_config.broker_client_auth_params.empty()) {
-    auto credentials =
+    auto from_config =
         auth::client_credentials::from(_config.broker_client_auth_plugin, _config.broker_client_auth_params);
-    if (!credentials)
-      return fail(credentials.error().code(),
-                  fmt::format("brokerClientAuthenticationParameters: {}", credentials.error().detail()));
-    MAGNETAR_TRY(header, credentials.value().http_authorization());
-    authorization = std::move(header);
+    if (!from_config)
+      return fail(from_config.error().code(),
+                  fmt::format("brokerClientAuthenticationParameters: {}", from_config.error().detail()));
+    credentials = std::move(from_config).value();
+    MAGNETAR_TRY(credentials.http_authorization());  // a token file that can't be read stops the start
   }
   p.control = std::make_unique<cluster::cluster_control>(
-      *p.store, *p.ownership, p.pool, std::move(authorization),
+      *p.store, *p.ownership, p.pool, std::move(credentials),
       _config.broker_client_tls_enabled ? std::optional(_config.broker_client_tls) : std::nullopt);
   p.admin->serve_lookups(p.broker->service_url(), p.broker->service_url_tls(), p.ownership.get(), p.control.get());
   MAGNETAR_TRY(p.admin->start());
