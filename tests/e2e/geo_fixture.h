@@ -194,6 +194,25 @@ class geo_replication : public ::testing::Test {
     return by_key;
   }
 
+  // Each cluster holds what "east-" and "west-" producers sent `count` of each (see
+  // produce()), once and in their order per key; after the last, nothing more comes back
+  // within 3 s (a loop would bring messages back).
+  void expect_both_ways_in_each_cluster(const std::string& topic, int count) {
+    for (const auto* r : {&east, &west}) {
+      std::size_t total = 0;
+      const auto both = static_cast<std::size_t>(2 * count);
+      auto got = consume(*r, topic, both, &total, std::chrono::seconds(3));
+      EXPECT_EQ(total, both) << r->name;
+      std::map<std::string, std::vector<std::string>> from_east;
+      std::map<std::string, std::vector<std::string>> from_west;
+      for (const auto& [key, payloads] : got) {
+        for (const auto& p : payloads) (p.starts_with("east-") ? from_east : from_west)[key].push_back(p);
+      }
+      EXPECT_EQ(from_east, expected("east-", count)) << r->name;
+      EXPECT_EQ(from_west, expected("west-", count)) << r->name;
+    }
+  }
+
   // Per key, "<prefix><i>" for the i that key gets, in order.
   static std::map<std::string, std::vector<std::string>> expected(const std::string& prefix, int count) {
     std::map<std::string, std::vector<std::string>> out;

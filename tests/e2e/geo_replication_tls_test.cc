@@ -76,18 +76,7 @@ TEST_F(geo_replication_tls, both_ways_over_tls_with_tokens_every_message_arrives
   const auto topic = "persistent://public/default/secured";
   ASSERT_NO_FATAL_FAILURE(produce(east, topic, "east-", 300));
   ASSERT_NO_FATAL_FAILURE(produce(west, topic, "west-", 300));
-  for (const auto* r : {&east, &west}) {
-    std::size_t total = 0;
-    auto got = consume(*r, topic, 600, &total, 3s);
-    EXPECT_EQ(total, 600u) << r->name;
-    std::map<std::string, std::vector<std::string>> from_east;
-    std::map<std::string, std::vector<std::string>> from_west;
-    for (const auto& [key, payloads] : got) {
-      for (const auto& p : payloads) (p.starts_with("east-") ? from_east : from_west)[key].push_back(p);
-    }
-    EXPECT_EQ(from_east, expected("east-", 300)) << r->name;
-    EXPECT_EQ(from_west, expected("west-", 300)) << r->name;
-  }
+  expect_both_ways_in_each_cluster(topic, 300);
   // The sending side's stats show a connected replicator, read over https with a token.
   const auto out = admin(east, "GET", "/admin/v2/persistent/public/default/secured/stats");
   ASSERT_TRUE(out.contains("replication") && out["replication"].contains("west")) << out;
