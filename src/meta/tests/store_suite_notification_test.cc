@@ -4,6 +4,7 @@
 
 #include <gmock/gmock.h>
 
+#include <algorithm>
 #include <atomic>
 #include <thread>
 
@@ -126,8 +127,16 @@ TEST_P(store_test, listeners_on_different_shards_see_concurrent_writes_in_the_sa
   };
   ASSERT_TRUE(seen.wait_until(has_marker(seen)));
   ASSERT_TRUE(seen_too.wait_until(has_marker(seen_too)));
-  EXPECT_GE(seen.events().size(), std::size_t{writers * puts_each});
-  EXPECT_EQ(seen.events(), seen_too.events());
+  // Compared up to the marker: the marker's own children_changed may still be on its
+  // way to one listener (seen flaky in CI).
+  const auto up_to_marker = [](std::vector<notification> events) {
+    const auto marker = std::find(events.begin(), events.end(), notification{notification_type::created, "/zz-marker"});
+    events.erase(marker + 1, events.end());
+    return events;
+  };
+  const auto first_seen = up_to_marker(seen.events());
+  EXPECT_GE(first_seen.size(), std::size_t{writers * puts_each});
+  EXPECT_EQ(first_seen, up_to_marker(seen_too.events()));
 }
 
 TEST_P(store_test, listener_runs_on_the_shard_it_registered_with) {
